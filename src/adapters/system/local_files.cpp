@@ -1,0 +1,126 @@
+#include "adapters/system/local_files.hpp"
+
+#include "util/error.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace perfsweep::adapters {
+
+namespace fs = std::filesystem;
+
+std::string LocalFiles::read_text(const std::string& path) {
+    if (path == "-") {
+        std::ostringstream ss;
+        ss << std::cin.rdbuf();
+        return ss.str();
+    }
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw_usage("cannot read '" + path + "': it is a directory, expected a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw_usage("cannot read '" + path + "': " + std::strerror(errno));
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void LocalFiles::write_atomic(const std::string& path, const std::string& content) {
+    fs::path p(path);
+    if (p.has_parent_path())
+        make_dirs(p.parent_path().string());
+    std::random_device rd;
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw_infra("cannot create '" + tmp + "': " + std::strerror(errno));
+    size_t off = 0;
+    while (off < content.size()) {
+        ssize_t n = ::write(fd, content.data() + off, content.size() - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            throw_infra("cannot write '" + tmp + "': " + std::strerror(e));
+        }
+        off += static_cast<size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        int e = errno;
+        ::unlink(tmp.c_str());
+        throw_infra("cannot flush '" + tmp + "': " + std::strerror(e));
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        int e = errno;
+        ::unlink(tmp.c_str());
+        throw_infra("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(e));
+    }
+}
+
+bool LocalFiles::exists(const std::string& path) {
+    std::error_code ec;
+    return fs::exists(path, ec);
+}
+
+void LocalFiles::make_dirs(const std::string& path) {
+    std::error_code ec;
+    fs::create_directories(path, ec);
+    if (ec)
+        throw_infra("cannot create directory '" + path + "': " + ec.message());
+}
+
+double SystemClock::now() {
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+void SystemClock::sleep(double seconds) {
+    if (seconds > 0)
+        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+void StreamProgress::line(std::string_view text) {
+    std::string s(text);
+    if (m_in_actions && s.rfind("::", 0) == 0)
+        s.insert(0, " "); // a progress line built from untrusted labels never starts a command
+    std::fprintf(m_out, "%s\n", s.c_str());
+    std::fflush(m_out);
+}
+
+void StreamProgress::untrusted_block(std::string_view title, std::string_view text) {
+    std::string t(title);
+    for (char& c : t)
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    if (!m_in_actions) {
+        std::fprintf(m_out, "--- %s\n%.*s\n", t.c_str(), static_cast<int>(text.size()), text.data());
+        std::fflush(m_out);
+        return;
+    }
+    // A fresh random token per block: output cannot guess it to resume command processing.
+    std::random_device rd;
+    std::ostringstream token;
+    token << "perfsweep-" << std::hex << rd() << rd() << rd();
+    if (t.rfind("::", 0) == 0)
+        t.insert(0, " ");
+    std::fprintf(m_out, "::group::%s\n::stop-commands::%s\n", t.c_str(), token.str().c_str());
+    std::fwrite(text.data(), 1, text.size(), m_out);
+    if (!text.empty() && text.back() != '\n')
+        std::fputc('\n', m_out);
+    std::fprintf(m_out, "::%s::\n::endgroup::\n", token.str().c_str());
+    std::fflush(m_out);
+}
+
+} // namespace perfsweep::adapters

@@ -1,0 +1,39 @@
+#include "cli/cli.hpp"
+#include "cli/context.hpp"
+#include "util/error.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+namespace perfsweep::cli {
+
+int run(int argc, char** argv, ports::Adapters& adapters) {
+    Context ctx{adapters};
+    CLI::App app{"perfsweep: find the commit that made a GPU benchmark slower", "perfsweep"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "perfsweep 0.1.0");
+    add_version(app, ctx);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e); // prints the message
+        return exit_usage;
+    } catch (const Error& e) {
+        std::fprintf(stderr, "perfsweep: error: %s\n", e.what());
+        return e.kind() == ErrorKind::usage ? exit_usage : exit_infra;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "perfsweep: internal error: %s\n", e.what());
+        return exit_infra;
+    }
+    return ctx.exit_code;
+}
+
+} // namespace perfsweep::cli

@@ -1,0 +1,65 @@
+#pragma once
+// The measurement model shared by every stage: one benchmark result with its provenance.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfsweep::core {
+
+/// Whether larger or smaller values of a metric are better.
+enum class Direction { higher_is_better, lower_is_better };
+
+/// Outcome of one measurement attempt.
+enum class Status {
+    ok,      ///< the metric was read; `values` holds every repeat
+    failed,  ///< non-zero exit, crash or no metric in the output; `reason` says which
+    timeout, ///< killed after the per-run timeout
+    missing, ///< the image or environment does not exist
+};
+
+/// Which narrowing stage produced a measurement.
+enum class Stage { record, daily, hourly, commit };
+
+/// One benchmark result with everything needed to trust, reuse and reproduce it.
+struct Measurement {
+    std::string benchmark;                       ///< e.g. "MLUPS3d.py 256 200"
+    std::string metric;                          ///< e.g. "MLUPS"
+    std::string unit;                            ///< e.g. "MLUPS"; may be empty
+    Direction direction = Direction::higher_is_better;
+    std::vector<double> values;                  ///< every raw repeat value (empty unless ok)
+    std::string label;                           ///< e.g. nightly date "2023-08-24" or an hour
+    std::string timestamp;                       ///< UTC ISO 8601 time of the measurement
+    Stage stage = Stage::record;                 ///< which stage produced it
+    std::string image;                           ///< image reference, if any
+    std::string digest;                          ///< image digest, when known
+    std::map<std::string, std::string> commits;  ///< source repo name → commit sha
+    std::map<std::string, std::string> commit_times; ///< repo → committer time (ISO 8601), when known
+    std::map<std::string, std::string> runner;   ///< runner fingerprint: gpu, driver, hostname, ...
+    Status status = Status::ok;
+    std::string reason;                          ///< why it is not ok (empty when ok)
+    std::string log;                             ///< path of the run's log file, if any
+};
+
+/// "higher" / "lower".
+std::string_view to_string(Direction d);
+/// "ok" / "failed" / "timeout" / "missing".
+std::string_view to_string(Status s);
+/// "record" / "daily" / "hourly" / "commit".
+std::string_view to_string(Stage s);
+/// Parse "higher"/"lower" (also "higher_is_better"/"lower_is_better"); nullopt otherwise.
+std::optional<Direction> parse_direction(std::string_view s);
+/// Parse a status name; nullopt otherwise.
+std::optional<Status> parse_status(std::string_view s);
+/// Parse a stage name; nullopt otherwise.
+std::optional<Stage> parse_stage(std::string_view s);
+
+/// True when `a` is better than `b` for direction `d`.
+bool is_better(Direction d, double a, double b);
+
+/// A stable key for the runner fingerprint, so points from different machines are never mixed.
+std::string fingerprint_key(const std::map<std::string, std::string>& runner);
+
+} // namespace perfsweep::core

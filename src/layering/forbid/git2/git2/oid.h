@@ -1,0 +1,1 @@
+#error "libgit2 is only allowed in src/adapters (see README, Architecture)"

@@ -1,0 +1,22 @@
+#pragma once
+// Port: plain file access used by the application layer.
+
+#include <string>
+
+namespace perfsweep::ports {
+
+/// File operations; errors are thrown as perfsweep::Error naming the path.
+class Files {
+public:
+    virtual ~Files() = default;
+    /// Whole content of `path`; "-" reads standard input. Throws a usage error naming the path.
+    virtual std::string read_text(const std::string& path) = 0;
+    /// Replace `path` by `content` atomically (temp file + fsync + rename); creates parent dirs.
+    virtual void write_atomic(const std::string& path, const std::string& content) = 0;
+    /// True when `path` exists.
+    virtual bool exists(const std::string& path) = 0;
+    /// Create `path` and its parents if missing.
+    virtual void make_dirs(const std::string& path) = 0;
+};
+
+} // namespace perfsweep::ports

@@ -1,0 +1,30 @@
+#pragma once
+// Port: where measurements are kept between runs (JSON Lines file, git branch, ...).
+
+#include "core/model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace perfsweep::ports {
+
+/// What a load found: the valid records in file order, and problems that were skipped (e.g. a
+/// torn last line after a crash), each naming the file and line.
+struct HistoryLoad {
+    std::vector<core::Measurement> records;
+    std::vector<std::string> warnings;
+};
+
+/// An append-only store of measurements. Implementations never rewrite or drop existing records.
+class HistoryStore {
+public:
+    virtual ~HistoryStore() = default;
+    /// Read every valid record; a missing store is an empty history.
+    virtual HistoryLoad load() = 0;
+    /// Append `records` atomically (all or nothing, never interleaved with another writer).
+    virtual void append(const std::vector<core::Measurement>& records) = 0;
+    /// Human-readable location, for messages ("history.jsonl", "git:perfsweep-data").
+    virtual std::string describe() const = 0;
+};
+
+} // namespace perfsweep::ports

@@ -1,0 +1,51 @@
+#pragma once
+// Port: run the user's benchmark for one or more points and turn its output into measurements.
+
+#include "core/model.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfsweep::ports {
+
+/// One point to measure. `values` fills the command placeholders ({date}, {image}, {time},
+/// {commit:NAME}, {path:NAME}, ...); the runner adds {gpu}, {repeat} and {workdir} itself.
+struct PointRequest {
+    std::string label;                         ///< e.g. "2023-08-24" or "2023-08-24T13:00:00Z"
+    core::Stage stage = core::Stage::record;   ///< recorded into the measurement
+    std::map<std::string, std::string> values; ///< placeholder name → value
+    std::map<std::string, std::string> commits;      ///< repo → sha, recorded into the measurement
+    std::map<std::string, std::string> commit_times; ///< repo → ISO time, recorded
+    int repeats = 1;                           ///< values wanted for this point
+};
+
+/// Result of a build step (hourly stage): ok, or a reason and log path.
+struct StepOutcome {
+    bool ok = false;
+    std::string reason;
+    std::string log;
+};
+
+/// Runs benchmark points. Implementations exist per runtime (none, docker, podman, kept container,
+/// slurm); a pool of GPUs makes `run_points` run independent points in parallel.
+class PointRunner {
+public:
+    virtual ~PointRunner() = default;
+    /// Measure every request; returns one measurement per request, in request order. Failures are
+    /// measurements with a non-ok status, never exceptions.
+    virtual std::vector<core::Measurement> run_points(const std::vector<PointRequest>& requests) = 0;
+    /// How many points can run at once (the GPU pool size, 1 without a pool).
+    virtual int workers() const = 0;
+};
+
+/// A build environment for source states (hourly and commit stages): builds the checked-out
+/// sources before the test runs, e.g. `build-jax.sh` inside a kept container.
+class Builder {
+public:
+    virtual ~Builder() = default;
+    /// Run the build command for `request`; a failure is a value, not an exception.
+    virtual StepOutcome build(const PointRequest& request) = 0;
+};
+
+} // namespace perfsweep::ports

@@ -1,0 +1,30 @@
+#pragma once
+// Small string helpers with no project knowledge.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfsweep::util {
+
+/// Return `s` without leading and trailing ASCII white space.
+std::string_view trim(std::string_view s);
+/// Split `s` at every `sep`; keeps empty fields.
+std::vector<std::string> split(std::string_view s, char sep);
+/// Join `parts` with `sep` between them.
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+/// Lower-case ASCII copy of `s`.
+std::string to_lower(std::string_view s);
+/// Replace every occurrence of `from` (non-empty) in `s` by `to`.
+std::string replace_all(std::string s, std::string_view from, std::string_view to);
+/// Parse a whole string as a finite double; nullopt for anything else (also "nan", "inf").
+std::optional<double> parse_double(std::string_view s);
+/// Parse a whole string as a base-10 integer; nullopt on anything else or overflow.
+std::optional<long long> parse_int(std::string_view s);
+/// Format `v` with `decimals` digits after the point.
+std::string format_fixed(double v, int decimals);
+/// Remove ANSI terminal escape sequences (colours, cursor moves) from `s`.
+std::string strip_ansi(std::string_view s);
+
+} // namespace perfsweep::util

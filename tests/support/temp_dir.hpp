@@ -1,0 +1,46 @@
+#pragma once
+// A per-test temporary directory, removed at the end unless PERFSWEEP_KEEP_TEST_DIRS is set.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace perfsweep::test {
+
+/// A fresh directory under the system temp dir.
+class TempDir {
+public:
+    /// Create a directory whose name starts with `prefix`.
+    explicit TempDir(const std::string& prefix = "perfsweep-test");
+    /// Remove it (unless kept).
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    /// The directory.
+    const std::filesystem::path& path() const { return m_path; }
+    /// `path() / name` as a string.
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
+
+private:
+    std::filesystem::path m_path;
+};
+
+/// Write `content` to `path` (creating parents).
+void write_file(const std::string& path, const std::string& content);
+/// Read the whole file at `path`.
+std::string read_file(const std::string& path);
+
+/// Result of running a child command.
+struct CommandResult {
+    int exit_code = -1;
+    std::string out; ///< stdout
+    std::string err; ///< stderr
+};
+/// Run `argv` (no shell) with extra environment `env` ("K=V"), optional stdin text; capture output.
+CommandResult run_command(const std::vector<std::string>& argv,
+                          const std::vector<std::string>& env = {}, const std::string& input = "");
+/// Run the built perfsweep binary with `args`.
+CommandResult run_perfsweep(const std::vector<std::string>& args,
+                            const std::vector<std::string>& env = {}, const std::string& input = "");
+
+} // namespace perfsweep::test
