@@ -9,7 +9,8 @@
 
 int main(int argc, char** argv) {
     using namespace perfsweep;
-    const bool in_actions = std::getenv("GITHUB_ACTIONS") && std::string(std::getenv("GITHUB_ACTIONS")) == "true";
+    const bool in_actions =
+        std::getenv("GITHUB_ACTIONS") && std::string(std::getenv("GITHUB_ACTIONS")) == "true";
     adapters::LocalFiles files;
     adapters::SystemClock clock;
     adapters::StreamProgress progress(stderr, in_actions);

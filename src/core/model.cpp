@@ -8,20 +8,28 @@ std::string_view to_string(Direction d) {
 
 std::string_view to_string(Status s) {
     switch (s) {
-    case Status::ok: return "ok";
-    case Status::failed: return "failed";
-    case Status::timeout: return "timeout";
-    case Status::missing: return "missing";
+    case Status::ok:
+        return "ok";
+    case Status::failed:
+        return "failed";
+    case Status::timeout:
+        return "timeout";
+    case Status::missing:
+        return "missing";
     }
     return "failed";
 }
 
 std::string_view to_string(Stage s) {
     switch (s) {
-    case Stage::record: return "record";
-    case Stage::daily: return "daily";
-    case Stage::hourly: return "hourly";
-    case Stage::commit: return "commit";
+    case Stage::record:
+        return "record";
+    case Stage::daily:
+        return "daily";
+    case Stage::hourly:
+        return "hourly";
+    case Stage::commit:
+        return "commit";
     }
     return "record";
 }

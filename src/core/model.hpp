@@ -25,22 +25,23 @@ enum class Stage { record, daily, hourly, commit };
 
 /// One benchmark result with everything needed to trust, reuse and reproduce it.
 struct Measurement {
-    std::string benchmark;                       ///< e.g. "MLUPS3d.py 256 200"
-    std::string metric;                          ///< e.g. "MLUPS"
-    std::string unit;                            ///< e.g. "MLUPS"; may be empty
+    std::string benchmark; ///< e.g. "MLUPS3d.py 256 200"
+    std::string metric;    ///< e.g. "MLUPS"
+    std::string unit;      ///< e.g. "MLUPS"; may be empty
     Direction direction = Direction::higher_is_better;
-    std::vector<double> values;                  ///< every raw repeat value (empty unless ok)
-    std::string label;                           ///< e.g. nightly date "2023-08-24" or an hour
-    std::string timestamp;                       ///< UTC ISO 8601 time of the measurement
-    Stage stage = Stage::record;                 ///< which stage produced it
-    std::string image;                           ///< image reference, if any
-    std::string digest;                          ///< image digest, when known
-    std::map<std::string, std::string> commits;  ///< source repo name → commit sha
-    std::map<std::string, std::string> commit_times; ///< repo → committer time (ISO 8601), when known
-    std::map<std::string, std::string> runner;   ///< runner fingerprint: gpu, driver, hostname, ...
+    std::vector<double> values;                 ///< every raw repeat value (empty unless ok)
+    std::string label;                          ///< e.g. nightly date "2023-08-24" or an hour
+    std::string timestamp;                      ///< UTC ISO 8601 time of the measurement
+    Stage stage = Stage::record;                ///< which stage produced it
+    std::string image;                          ///< image reference, if any
+    std::string digest;                         ///< image digest, when known
+    std::map<std::string, std::string> commits; ///< source repo name → commit sha
+    std::map<std::string, std::string>
+        commit_times;                          ///< repo → committer time (ISO 8601), when known
+    std::map<std::string, std::string> runner; ///< runner fingerprint: gpu, driver, hostname, ...
     Status status = Status::ok;
-    std::string reason;                          ///< why it is not ok (empty when ok)
-    std::string log;                             ///< path of the run's log file, if any
+    std::string reason; ///< why it is not ok (empty when ok)
+    std::string log;    ///< path of the run's log file, if any
 };
 
 /// "higher" / "lower".

@@ -90,8 +90,8 @@ double incomplete_beta(double a, double b, double x) {
         return 0;
     if (x >= 1)
         return 1;
-    const double ln_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
-                            a * std::log(x) + b * std::log1p(-x);
+    const double ln_front =
+        std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
     const double front = std::exp(ln_front);
     if (x < (a + 1) / (a + b + 2))
         return front * beta_continued_fraction(a, b, x) / a;
@@ -126,9 +126,9 @@ Comparison compare_samples(const std::vector<double>& a, const std::vector<doubl
         c.p_value = sa.mean == sb.mean ? 1.0 : 0.0;
     } else {
         const double t = (sb.mean - sa.mean) / std::sqrt(se2);
-        const double dof = se2 * se2 /
-                           (va * va / static_cast<double>(sa.n - 1) +
-                            vb * vb / static_cast<double>(sb.n - 1));
+        const double dof =
+            se2 * se2 /
+            (va * va / static_cast<double>(sa.n - 1) + vb * vb / static_cast<double>(sb.n - 1));
         c.p_value = student_t_two_sided_p(t, dof);
     }
     c.significant = c.p_value < alpha;

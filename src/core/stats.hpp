@@ -41,8 +41,8 @@ double student_t_two_sided_p(double t, double dof);
 /// How a point relates to the levels on either side of a boundary.
 enum class PointVerdict { good_like, bad_like, unknown };
 
-/// Classify `point` against the `good` and `bad` reference samples: good-like or bad-like when it is
-/// on that side of the midpoint and significantly different from the other side at `alpha`,
+/// Classify `point` against the `good` and `bad` reference samples: good-like or bad-like when it
+/// is on that side of the midpoint and significantly different from the other side at `alpha`,
 /// otherwise unknown (more repeats may decide it).
 PointVerdict classify_point(const std::vector<double>& point, const std::vector<double>& good,
                             const std::vector<double>& bad, double alpha = 0.01);

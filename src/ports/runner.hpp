@@ -12,12 +12,12 @@ namespace perfsweep::ports {
 /// One point to measure. `values` fills the command placeholders ({date}, {image}, {time},
 /// {commit:NAME}, {path:NAME}, ...); the runner adds {gpu}, {repeat} and {workdir} itself.
 struct PointRequest {
-    std::string label;                         ///< e.g. "2023-08-24" or "2023-08-24T13:00:00Z"
-    core::Stage stage = core::Stage::record;   ///< recorded into the measurement
-    std::map<std::string, std::string> values; ///< placeholder name → value
-    std::map<std::string, std::string> commits;      ///< repo → sha, recorded into the measurement
+    std::string label;                          ///< e.g. "2023-08-24" or "2023-08-24T13:00:00Z"
+    core::Stage stage = core::Stage::record;    ///< recorded into the measurement
+    std::map<std::string, std::string> values;  ///< placeholder name → value
+    std::map<std::string, std::string> commits; ///< repo → sha, recorded into the measurement
     std::map<std::string, std::string> commit_times; ///< repo → ISO time, recorded
-    int repeats = 1;                           ///< values wanted for this point
+    int repeats = 1;                                 ///< values wanted for this point
 };
 
 /// Result of a build step (hourly stage): ok, or a reason and log path.
@@ -34,7 +34,8 @@ public:
     virtual ~PointRunner() = default;
     /// Measure every request; returns one measurement per request, in request order. Failures are
     /// measurements with a non-ok status, never exceptions.
-    virtual std::vector<core::Measurement> run_points(const std::vector<PointRequest>& requests) = 0;
+    virtual std::vector<core::Measurement>
+    run_points(const std::vector<PointRequest>& requests) = 0;
     /// How many points can run at once (the GPU pool size, 1 without a pool).
     virtual int workers() const = 0;
 };

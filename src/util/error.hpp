@@ -14,7 +14,8 @@ enum class ErrorKind {
     infrastructure, ///< runtime, git, network or filesystem trouble: exit 3
 };
 
-/// A problem that stops the current command; its message names the input, the place and what was expected.
+/// A problem that stops the current command; its message names the input, the place and what was
+/// expected.
 class Error : public std::runtime_error {
 public:
     /// Create an error of `kind` with a complete, user-facing `message`.

@@ -68,7 +68,9 @@ std::string format_date(CivilDate d) {
     return buf;
 }
 
-CivilDate add_days(CivilDate d, std::int64_t n) { return civil_from_days(days_from_civil(d) + n); }
+CivilDate add_days(CivilDate d, std::int64_t n) {
+    return civil_from_days(days_from_civil(d) + n);
+}
 
 std::optional<UnixSeconds> parse_iso8601(std::string_view s, std::string* why) {
     auto fail = [&](const char* reason) -> std::optional<UnixSeconds> {
@@ -153,11 +155,20 @@ std::optional<std::int64_t> parse_duration(std::string_view s) {
         if (i == start || i == s.size())
             return std::nullopt;
         switch (s[i]) {
-        case 's': total += n; break;
-        case 'm': total += n * 60; break;
-        case 'h': total += n * 3600; break;
-        case 'd': total += n * 86400; break;
-        default: return std::nullopt;
+        case 's':
+            total += n;
+            break;
+        case 'm':
+            total += n * 60;
+            break;
+        case 'h':
+            total += n * 3600;
+            break;
+        case 'd':
+            total += n * 86400;
+            break;
+        default:
+            return std::nullopt;
         }
         ++i;
     }

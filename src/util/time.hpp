@@ -36,7 +36,8 @@ CivilDate add_days(CivilDate d, std::int64_t n);
 std::optional<UnixSeconds> parse_iso8601(std::string_view s, std::string* why = nullptr);
 /// Format `t` as "YYYY-MM-DDTHH:MM:SSZ".
 std::string format_iso8601(UnixSeconds t);
-/// Parse a duration such as "90s", "30m", "1h", "2h30m", "1d" into seconds; nullopt if malformed or <= 0.
+/// Parse a duration such as "90s", "30m", "1h", "2h30m", "1d" into seconds; nullopt if malformed or
+/// <= 0.
 std::optional<std::int64_t> parse_duration(std::string_view s);
 /// Format seconds compactly: "45s", "3m20s", "1h05m".
 std::string format_duration(double seconds);

@@ -1,14 +1,15 @@
 #include "support/temp_dir.hpp"
 
-#include <cstdlib>
 #include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <random>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 extern char** environ;
@@ -114,8 +115,8 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::vecto
     return r;
 }
 
-CommandResult run_perfsweep(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                            const std::string& input) {
+CommandResult run_perfsweep(const std::vector<std::string>& args,
+                            const std::vector<std::string>& env, const std::string& input) {
     std::vector<std::string> argv{PERFSWEEP_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_command(argv, env, input);

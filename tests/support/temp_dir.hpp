@@ -41,6 +41,7 @@ CommandResult run_command(const std::vector<std::string>& argv,
                           const std::vector<std::string>& env = {}, const std::string& input = "");
 /// Run the built perfsweep binary with `args`.
 CommandResult run_perfsweep(const std::vector<std::string>& args,
-                            const std::vector<std::string>& env = {}, const std::string& input = "");
+                            const std::vector<std::string>& env = {},
+                            const std::string& input = "");
 
 } // namespace perfsweep::test

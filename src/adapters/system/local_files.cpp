@@ -2,19 +2,20 @@
 
 #include "util/error.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <random>
 #include <sstream>
-#include <sys/stat.h>
 #include <thread>
-#include <unistd.h>
 
 namespace perfsweep::adapters {
 
@@ -40,7 +41,8 @@ void LocalFiles::write_atomic(const std::string& path, const std::string& conten
     if (p.has_parent_path())
         make_dirs(p.parent_path().string());
     std::random_device rd;
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
+    const std::string tmp =
+        path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         throw_infra("cannot create '" + tmp + "': " + std::strerror(errno));
@@ -105,7 +107,8 @@ void StreamProgress::untrusted_block(std::string_view title, std::string_view te
         if (c == '\n' || c == '\r')
             c = ' ';
     if (!m_in_actions) {
-        std::fprintf(m_out, "--- %s\n%.*s\n", t.c_str(), static_cast<int>(text.size()), text.data());
+        std::fprintf(m_out, "--- %s\n%.*s\n", t.c_str(), static_cast<int>(text.size()),
+                     text.data());
         std::fflush(m_out);
         return;
     }
