@@ -1,5 +1,6 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
+#include "adapters/demo/demo_world.hpp"
 #include "adapters/system/local_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
@@ -14,11 +15,13 @@ int main(int argc, char** argv) {
     adapters::LocalFiles files;
     adapters::SystemClock clock;
     adapters::StreamProgress progress(stderr, in_actions);
+    adapters::GitDemoWorldMaker demo_world;
 
     ports::Adapters a;
     a.files = &files;
     a.clock = &clock;
     a.progress = &progress;
+    a.demo_world = &demo_world;
     a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
         throw_usage("history '" + spec + "': no history store is available yet");
     };

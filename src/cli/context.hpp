@@ -21,5 +21,7 @@ struct Context {
 
 /// Register `perfsweep version`.
 void add_version(CLI::App& app, Context& ctx);
+/// Register the hidden `perfsweep demo-bench` (the demo's simulated benchmark).
+void add_demo_bench(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

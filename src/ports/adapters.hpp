@@ -3,6 +3,7 @@
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
 #include "ports/clock.hpp"
+#include "ports/demo_world.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"
@@ -18,6 +19,7 @@ struct Adapters {
     Files* files = nullptr;
     Progress* progress = nullptr;
     Clock* clock = nullptr;
+    DemoWorldMaker* demo_world = nullptr;
     /// Open the history named by `spec` ("path.jsonl", "git:BRANCH", ...). Throws on a bad spec.
     std::function<std::unique_ptr<HistoryStore>(const std::string& spec)> open_history;
 };
