@@ -21,5 +21,11 @@ struct Context {
 
 /// Register `perfsweep version`.
 void add_version(CLI::App& app, Context& ctx);
+/// Register `perfsweep record`.
+void add_record(CLI::App& app, Context& ctx);
+/// Register `perfsweep import`.
+void add_import(CLI::App& app, Context& ctx);
+/// Register `perfsweep detect`.
+void add_detect(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

@@ -218,7 +218,9 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
         r.reason = "the latest level " + number(cp.new_level) + " is " +
                    percent(cp.relative_change) + " from " + number(cp.old_level) + " since " +
                    cp.first_after + " (last before: " + cp.last_before +
-                   ", p = " + util::format_fixed(cp.p_value, 6) + ")";
+                   ", p " + (cp.p_value < 1e-6 ? std::string("< 1e-6")
+                                               : "= " + util::format_fixed(cp.p_value, 6)) +
+                   ")";
     } else {
         r.verdict = Verdict::no_regression;
         r.reason = "no level shift of at least " + percent(options.threshold).substr(1) +
