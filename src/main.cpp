@@ -1,6 +1,9 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
 #include "adapters/demo/demo_world.hpp"
+#include "adapters/history/jsonl_store.hpp"
+#include "adapters/json/benchmark_action_json.hpp"
+#include "adapters/json/detect_json.hpp"
 #include "adapters/system/local_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
@@ -23,7 +26,16 @@ int main(int argc, char** argv) {
     a.progress = &progress;
     a.demo_world = &demo_world;
     a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
-        throw_usage("history '" + spec + "': no history store is available yet");
+        if (spec.empty())
+            throw_usage("--history: empty path; expected a JSON Lines file such as history.jsonl");
+        return std::make_unique<adapters::JsonlHistoryStore>(spec);
     };
+    a.parse_json_import = [](const std::string& text, const std::string& file,
+                             core::ImportFormat format, const core::ImportDefaults& defaults) {
+        if (format == core::ImportFormat::benchmark_action)
+            return adapters::parse_benchmark_action(text, file, defaults);
+        return adapters::parse_history_jsonl(text, file).records;
+    };
+    a.detect_to_json = [](const core::DetectResult& r) { return adapters::detect_to_json(r); };
     return cli::run(argc, argv, a);
 }

@@ -16,6 +16,9 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     app.set_version_flag("--version", "perfsweep 0.1.0");
     add_version(app, ctx);
     add_demo_bench(app, ctx);
+    add_record(app, ctx);
+    add_import(app, ctx);
+    add_detect(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -23,5 +23,11 @@ struct Context {
 void add_version(CLI::App& app, Context& ctx);
 /// Register the hidden `perfsweep demo-bench` (the demo's simulated benchmark).
 void add_demo_bench(CLI::App& app, Context& ctx);
+/// Register `perfsweep record`.
+void add_record(CLI::App& app, Context& ctx);
+/// Register `perfsweep import`.
+void add_import(CLI::App& app, Context& ctx);
+/// Register `perfsweep detect`.
+void add_detect(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

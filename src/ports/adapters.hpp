@@ -2,6 +2,8 @@
 // The bundle of real side effects handed from the composition root (main.cpp) to the CLI.
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
+#include "core/detect.hpp"
+#include "core/import_formats.hpp"
 #include "ports/clock.hpp"
 #include "ports/demo_world.hpp"
 #include "ports/files.hpp"
@@ -11,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace perfsweep::ports {
 
@@ -22,6 +25,13 @@ struct Adapters {
     DemoWorldMaker* demo_world = nullptr;
     /// Open the history named by `spec` ("path.jsonl", "git:BRANCH", ...). Throws on a bad spec.
     std::function<std::unique_ptr<HistoryStore>(const std::string& spec)> open_history;
+    /// Parse a JSON-based import (benchmark-action or jsonl) read from `file`; errors name file:line.
+    std::function<std::vector<core::Measurement>(const std::string& text, const std::string& file,
+                                                 core::ImportFormat format,
+                                                 const core::ImportDefaults& defaults)>
+        parse_json_import;
+    /// Render a detection result as JSON (`detect --json`).
+    std::function<std::string(const core::DetectResult& result)> detect_to_json;
 };
 
 } // namespace perfsweep::ports

@@ -1,0 +1,86 @@
+#include "app/detect.hpp"
+
+#include "app/import.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+
+#include <set>
+
+namespace perfsweep::app {
+
+double parse_threshold(const std::string& text) {
+    std::string t(util::trim(text));
+    double scale = 1;
+    if (!t.empty() && t.back() == '%') {
+        t.pop_back();
+        scale = 0.01;
+    }
+    auto v = util::parse_double(util::trim(t));
+    if (!v || *v * scale < 0 || *v * scale >= 1)
+        throw_usage("--threshold '" + text +
+                    "': expected a relative change such as 0.02 or 2% (at least 0, below 1)");
+    return *v * scale;
+}
+
+DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters) {
+    if (request.history.empty() == request.input.empty())
+        throw_usage("detect: give exactly one of --history H and --input FILE");
+    DetectOutcome out;
+    std::vector<core::Measurement> all;
+    if (!request.history.empty()) {
+        auto store = adapters.open_history(request.history);
+        auto load = store->load();
+        out.warnings = std::move(load.warnings);
+        all = std::move(load.records);
+        if (all.empty())
+            throw_usage("detect: history '" + store->describe() + "' has no measurements");
+    } else {
+        core::ImportDefaults d;
+        d.benchmark = request.benchmark;
+        d.metric = request.metric;
+        d.unit = request.unit;
+        if (request.direction)
+            d.direction = *request.direction;
+        all = read_measurements(request.input, request.format, d, adapters);
+    }
+    std::vector<core::Measurement> series;
+    std::set<std::pair<std::string, std::string>> found, chosen;
+    std::set<std::string> fingerprints;
+    for (auto& m : all) {
+        found.emplace(m.benchmark, m.metric);
+        if (!request.benchmark.empty() && m.benchmark != request.benchmark)
+            continue;
+        if (!request.metric.empty() && m.metric != request.metric)
+            continue;
+        chosen.emplace(m.benchmark, m.metric);
+        fingerprints.insert(core::fingerprint_key(m.runner));
+        if (request.direction)
+            m.direction = *request.direction;
+        series.push_back(std::move(m));
+    }
+    auto list = [](const std::set<std::pair<std::string, std::string>>& s) {
+        std::vector<std::string> names;
+        for (const auto& [b, m] : s) {
+            names.push_back("--benchmark '" + b + "' --metric '" + m + "'");
+            if (names.size() == 10) {
+                names.push_back("...");
+                break;
+            }
+        }
+        return util::join(names, "; ");
+    };
+    if (series.empty())
+        throw_usage("detect: no measurements match --benchmark '" + request.benchmark +
+                    "' --metric '" + request.metric + "'; available: " + list(found));
+    if (chosen.size() > 1)
+        throw_usage("detect: the data holds " + std::to_string(chosen.size()) +
+                    " series; choose one with: " + list(chosen));
+    if (fingerprints.size() > 1)
+        out.warnings.push_back("the series mixes " + std::to_string(fingerprints.size()) +
+                               " runner fingerprints; points from different machines may differ "
+                               "for reasons other than the code");
+    out.result = core::detect(series, request.options);
+    return out;
+}
+
+} // namespace perfsweep::app

@@ -1,0 +1,39 @@
+#pragma once
+// Use case: detect change points and a verdict on a history or an import file.
+
+#include "core/detect.hpp"
+#include "core/import_formats.hpp"
+#include "ports/adapters.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfsweep::app {
+
+/// What `perfsweep detect` needs: exactly one of `history` and `input`.
+struct DetectRequest {
+    std::string history;                      ///< --history spec
+    std::string input;                        ///< --input file
+    std::optional<core::ImportFormat> format; ///< --format for --input
+    std::string benchmark;                    ///< filter (and default name for imports)
+    std::string metric;                       ///< filter (and metric name for imports)
+    std::string unit;                         ///< unit for imports
+    std::optional<core::Direction> direction; ///< overrides the stored direction
+    core::DetectOptions options;
+};
+
+/// The result and any warnings met while loading (e.g. a torn last history line).
+struct DetectOutcome {
+    core::DetectResult result;
+    std::vector<std::string> warnings;
+};
+
+/// Parse a --threshold value: a fraction ("0.02") or a percentage ("2%"), in [0, 1).
+double parse_threshold(const std::string& text);
+
+/// Load, select one benchmark/metric series (an ambiguous selection is a usage error listing the
+/// choices) and run core::detect on it.
+DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters);
+
+} // namespace perfsweep::app

@@ -1,0 +1,92 @@
+#include "app/record.hpp"
+
+#include "core/metric_extract.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+
+#include <cmath>
+
+namespace perfsweep::app {
+
+std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& items,
+                                                    const std::string& flag) {
+    std::map<std::string, std::string> out;
+    for (const auto& item : items) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+            throw_usage(flag + " '" + item + "': expected KEY=VALUE with both parts non-empty");
+        const std::string key = item.substr(0, eq);
+        if (!out.emplace(key, item.substr(eq + 1)).second)
+            throw_usage(flag + " '" + item + "': '" + key + "' is given twice");
+    }
+    return out;
+}
+
+core::Measurement run_record(const RecordRequest& request, ports::Adapters& adapters) {
+    if (request.history.empty())
+        throw_usage("record: --history is required (the JSON Lines file to append to)");
+    core::Measurement m = request.base;
+    if (util::trim(m.metric).empty())
+        throw_usage("record: --metric is required (e.g. --metric MLUPS)");
+    m.commits = parse_key_values(request.commits, "--commit");
+    m.runner = parse_key_values(request.runner, "--runner");
+    const double now = adapters.clock->now();
+    m.timestamp = util::format_iso8601(static_cast<util::UnixSeconds>(std::floor(now)));
+    if (m.label.empty())
+        m.label = m.timestamp.substr(0, 10);
+    if (request.status) {
+        auto s = core::parse_status(*request.status);
+        if (!s)
+            throw_usage("--status '" + *request.status +
+                        "': expected ok, failed, timeout or missing");
+        m.status = *s;
+    }
+    const bool have_values = !request.values.empty();
+    const bool have_output = !request.output_file.empty();
+    if (have_values && have_output)
+        throw_usage("record: give either --value or --output-file, not both");
+    if (m.status != core::Status::ok) {
+        if (have_values)
+            throw_usage("record: --status " + std::string(core::to_string(m.status)) +
+                        " cannot have --value (a measurement that is not ok has no values)");
+        if (m.reason.empty())
+            throw_usage("record: --status " + std::string(core::to_string(m.status)) +
+                        " needs --reason saying why");
+    } else if (have_values) {
+        for (const auto& text : request.values) {
+            auto v = util::parse_double(util::trim(text));
+            if (!v)
+                throw_usage("--value '" + text + "': expected a finite number");
+            m.values.push_back(*v);
+        }
+    } else if (have_output) {
+        const std::string regex = request.metric_regex.empty()
+                                      ? core::default_metric_regex(m.metric)
+                                      : request.metric_regex;
+        const std::string output = adapters.files->read_text(request.output_file);
+        core::Extraction ex = core::extract_metric(output, regex);
+        if (ex.values.empty()) {
+            m.status = core::Status::failed;
+            m.reason = (request.output_file == "-" ? std::string("stdin")
+                                                   : request.output_file) +
+                       ": " + ex.reason;
+        } else if (request.match == MatchPolicy::first) {
+            m.values = {ex.values.front()};
+        } else if (request.match == MatchPolicy::last) {
+            m.values = {ex.values.back()};
+        } else {
+            m.values = ex.values;
+        }
+        if (m.log.empty() && request.output_file != "-")
+            m.log = request.output_file;
+    } else {
+        throw_usage("record: give the value(s) with --value, or the benchmark output with "
+                    "--output-file FILE (- for stdin)");
+    }
+    auto store = adapters.open_history(request.history);
+    store->append({m});
+    return m;
+}
+
+} // namespace perfsweep::app

@@ -1,0 +1,68 @@
+#include "app/detect.hpp"
+#include "cli/context.hpp"
+#include "report/detect_text.hpp"
+#include "util/error.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <memory>
+
+namespace perfsweep::cli {
+
+namespace {
+struct DetectFlags {
+    app::DetectRequest request;
+    std::string format;
+    std::string direction;
+    std::string threshold = "0.02";
+    bool json = false;
+};
+} // namespace
+
+void add_detect(CLI::App& app, Context& ctx) {
+    auto flags = std::make_shared<DetectFlags>();
+    auto* cmd = app.add_subcommand(
+        "detect", "Find change points in a metric's history and decide whether the latest level "
+                  "is a regression (exit 1), an improvement (5), neither (0) or inconclusive (4)");
+    cmd->add_option("--history", flags->request.history, "History to read (JSON Lines file)");
+    cmd->add_option("--input", flags->request.input,
+                    "Detect directly on a file: csv, grep output, benchmark-action data, jsonl "
+                    "(- = stdin)");
+    cmd->add_option("--format", flags->format,
+                    "Format of --input: csv|grep|benchmark-action|jsonl (default: auto-detect)");
+    cmd->add_option("--benchmark", flags->request.benchmark, "Benchmark to select");
+    cmd->add_option("--metric", flags->request.metric,
+                    "Metric to select (and the metric name for csv input)");
+    cmd->add_option("--unit", flags->request.unit, "Unit for csv/grep input");
+    cmd->add_option("--direction", flags->direction,
+                    "higher|lower is better (overrides the stored direction)");
+    cmd->add_option("--threshold", flags->threshold,
+                    "Smallest relative change that counts, e.g. 0.02 or 2% (default 2%)");
+    cmd->add_flag("--json", flags->json, "Print the result as JSON");
+    cmd->callback([&ctx, flags] {
+        auto& a = ctx.adapters;
+        app::DetectRequest req = flags->request;
+        if (!flags->format.empty()) {
+            req.format = core::parse_import_format(flags->format);
+            if (!req.format)
+                throw_usage("--format '" + flags->format +
+                            "': expected csv, grep, benchmark-action or jsonl");
+        }
+        if (!flags->direction.empty()) {
+            req.direction = core::parse_direction(flags->direction);
+            if (!req.direction)
+                throw_usage("--direction '" + flags->direction + "': expected higher or lower");
+        }
+        req.options.threshold = app::parse_threshold(flags->threshold);
+        const app::DetectOutcome out = app::run_detect(req, a);
+        for (const auto& w : out.warnings)
+            a.progress->line("warning: " + w);
+        const std::string text = flags->json ? a.detect_to_json(out.result)
+                                             : report::render_detect_text(out.result);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        ctx.exit_code = core::exit_code_for(out.result.verdict);
+    });
+}
+
+} // namespace perfsweep::cli

@@ -1,0 +1,71 @@
+#include "report/detect_text.hpp"
+
+#include "report/text_table.hpp"
+#include "util/strings.hpp"
+
+#include <cmath>
+
+namespace perfsweep::report {
+
+namespace {
+std::string num(double v) {
+    const double a = std::fabs(v);
+    return util::format_fixed(v, a >= 1000 ? 1 : (a >= 10 ? 2 : (a >= 0.1 ? 4 : 6)));
+}
+std::string pct(double r) {
+    if (!std::isfinite(r))
+        return r > 0 ? "+inf" : "-inf";
+    return (r >= 0 ? "+" : "") + util::format_fixed(100 * r, 2) + "%";
+}
+std::string pval(double p) {
+    if (p < 1e-6)
+        return "<1e-6";
+    return util::format_fixed(p, 6);
+}
+} // namespace
+
+std::string render_detect_text(const core::DetectResult& r) {
+    std::string out;
+    std::string name = r.metric;
+    if (!r.benchmark.empty())
+        name = r.benchmark + " / " + r.metric;
+    out += name + " (" + std::string(core::to_string(r.direction)) + " is better" +
+           (r.unit.empty() ? "" : ", unit " + r.unit) + "): " +
+           std::string(core::to_string(r.verdict)) + "\n";
+    out += "  " + r.reason + "\n";
+    out += "  " + std::to_string(r.points) + " points, noise " + num(r.noise) + " (" +
+           util::format_fixed(100 * r.relative_noise, 3) + "%), threshold " +
+           util::format_fixed(100 * r.threshold, 2) + "%\n";
+    if (!r.change_points.empty()) {
+        TextTable t;
+        t.header = {"last before", "first after", "old", "new", "change", "p-value", "kind"};
+        t.right_align = {false, false, true, true, true, true, false};
+        for (const auto& c : r.change_points)
+            t.rows.push_back({c.last_before, c.first_after, num(c.old_level), num(c.new_level),
+                              pct(c.relative_change), pval(c.p_value),
+                              std::string(core::to_string(c.kind))});
+        out += "\nChange points:\n" + render_text(t);
+    } else {
+        out += "\nNo change points.\n";
+    }
+    if (!r.segments.empty()) {
+        TextTable t;
+        t.header = {"from", "to", "points", "level"};
+        t.right_align = {false, false, true, true};
+        for (const auto& s : r.segments)
+            t.rows.push_back({s.first_label, s.last_label, std::to_string(s.points), num(s.level)});
+        out += "\nLevels:\n" + render_text(t);
+    }
+    if (!r.outliers.empty())
+        out += "\nLone outliers left out of the fit: " + util::join(r.outliers, ", ") + "\n";
+    if (!r.failed.empty()) {
+        TextTable t;
+        t.header = {"failed point", "reason"};
+        for (const auto& f : r.failed)
+            t.rows.push_back({f.label, f.reason});
+        out += "\nFailed points (excluded):\n" + render_text(t);
+    }
+    return out;
+}
+
+} // namespace perfsweep::report
