@@ -1,5 +1,6 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
+#include "adapters/json/measurement_json.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
         auto c = config;
         c.echo_logs = c.echo_logs || in_actions;
         return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
+    };
+    a.measurement_json = [](const core::Measurement& m) {
+        return adapters::measurement_to_json(m);
     };
     adapters::install_interrupt_handlers();
     return cli::run(argc, argv, a);

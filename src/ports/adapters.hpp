@@ -24,6 +24,8 @@ struct Adapters {
     /// Create the runner for `config` (runtime none/docker/podman/slurm, kept container). Throws a
     /// usage error for a bad config.
     std::function<std::unique_ptr<BuildingRunner>(const RunnerConfig& config)> make_runner;
+    /// Encode one measurement as a compact JSON object (the history record format).
+    std::function<std::string(const core::Measurement& m)> measurement_json;
 };
 
 } // namespace perfsweep::ports
