@@ -1,5 +1,6 @@
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
+#include "support/env_guard.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
 
@@ -20,37 +21,13 @@ using namespace perfsweep;
 
 namespace {
 
-/// Sets an environment variable for the scope of a test and restores it after.
-class EnvGuard {
-public:
-    EnvGuard(const char* name, const std::string& value) : m_name(name) {
-        if (const char* old = std::getenv(name))
-            m_old = old;
-        m_had = std::getenv(name) != nullptr;
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~EnvGuard() {
-        if (m_had)
-            ::setenv(m_name, m_old.c_str(), 1);
-        else
-            ::unsetenv(m_name);
-    }
-    EnvGuard(const EnvGuard&) = delete;
-    EnvGuard& operator=(const EnvGuard&) = delete;
-
-private:
-    const char* m_name;
-    std::string m_old;
-    bool m_had = false;
-};
-
 /// A fake docker/podman on PATH with its call log and image/container state.
 struct FakeEngine {
     test::TempDir dir{"perfsweep-fake-docker"};
     std::string bin = dir.file("bin");
     std::string state = dir.file("state");
     std::string log = dir.file("calls.jsonl");
-    std::unique_ptr<EnvGuard> path, log_env, state_env;
+    std::unique_ptr<test::EnvGuard> path, log_env, state_env;
 
     explicit FakeEngine(const std::vector<std::string>& remote,
                         const std::vector<std::string>& local = {}) {
@@ -66,9 +43,9 @@ struct FakeEngine {
             l += i + "\n";
         test::write_file(state + "/remote", r);
         test::write_file(state + "/images", l);
-        path = std::make_unique<EnvGuard>("PATH", bin + ":" + std::getenv("PATH"));
-        log_env = std::make_unique<EnvGuard>("FAKE_DOCKER_LOG", log);
-        state_env = std::make_unique<EnvGuard>("FAKE_DOCKER_STATE", state);
+        path = std::make_unique<test::EnvGuard>("PATH", bin + ":" + std::getenv("PATH"));
+        log_env = std::make_unique<test::EnvGuard>("FAKE_DOCKER_LOG", log);
+        state_env = std::make_unique<test::EnvGuard>("FAKE_DOCKER_STATE", state);
     }
 
     /// Every call as one line, words separated by '|', with the random container names and the
