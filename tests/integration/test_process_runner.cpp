@@ -1,6 +1,8 @@
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
+#include "app/run_point.hpp"
+#include "support/env_guard.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
 #include "util/error.hpp"
@@ -254,4 +256,63 @@ TEST_CASE("a GPU pool runs points concurrently with results identical to sequent
         CHECK(parallel[i].label == seq[i].label);
     }
     CHECK(parallel[2].values == std::vector<double>{803.1});
+}
+
+TEST_CASE("the runner fingerprint probes nvidia-smi once", "[runner][none]") {
+    Fixture f;
+    const auto bin = f.dir.file("bin");
+    std::filesystem::create_directories(bin);
+    const auto calls = f.dir.file("smi.calls");
+    f.script("bin/nvidia-smi", "echo \"$@\" >> " + calls +
+                                   "\necho 'NVIDIA H200, 565.57.01'\n"
+                                   "echo 'NVIDIA H200, 565.57.01'\n");
+    test::EnvGuard path("PATH", bin + ":" + std::getenv("PATH"));
+    auto c = f.config("echo 'MLUPS: 1'");
+    adapters::ProcessRunner runner(c, f.progress, f.clock);
+    std::vector<ports::PointRequest> reqs(3);
+    for (size_t i = 0; i < reqs.size(); ++i)
+        reqs[i].label = "p" + std::to_string(i);
+    auto m = runner.run_points(reqs);
+    for (const auto& x : m) {
+        CHECK(x.runner.at("gpu") == "NVIDIA H200");
+        CHECK(x.runner.at("driver") == "565.57.01");
+        CHECK(x.runner.at("hostname").size() > 0);
+    }
+    CHECK(test::read_file(calls) == "--query-gpu=name,driver_version --format=csv,noheader\n");
+}
+
+namespace {
+/// Keeps appended records in memory (the JSONL store lives on the history branch).
+class MemoryHistory final : public ports::HistoryStore {
+public:
+    ports::HistoryLoad load() override { return {records, {}}; }
+    void append(const std::vector<core::Measurement>& r) override {
+        records.insert(records.end(), r.begin(), r.end());
+    }
+    std::string describe() const override { return "memory"; }
+    std::vector<core::Measurement> records;
+};
+} // namespace
+
+TEST_CASE("run_point builds first, records every outcome, and a failed build is a value",
+          "[runner][none][app]") {
+    Fixture f;
+    MemoryHistory history;
+    auto c = f.config("bash -c 'echo MLUPS: 5'");
+    c.build_command = "bash -c 'test -e {path:src}/ok'";
+    adapters::ProcessRunner runner(c, f.progress, f.clock);
+    ports::PointRequest req;
+    req.label = "h1";
+    req.values = {{"path:src", f.dir.path().string()}};
+    auto broken = app::run_point(runner, &runner, req, &history);
+    CHECK(broken.status == core::Status::failed);
+    CHECK_THAT(broken.reason, Catch::StartsWith("build: failed: exit code 1"));
+    CHECK_THAT(broken.log, Catch::EndsWith("build.log"));
+    test::write_file(f.dir.file("ok"), "");
+    auto good = app::run_point(runner, &runner, req, &history);
+    CHECK(good.status == core::Status::ok);
+    CHECK(good.values == std::vector<double>{5});
+    REQUIRE(history.records.size() == 2);
+    CHECK(history.records[0].status == core::Status::failed);
+    CHECK(history.records[1].values == std::vector<double>{5});
 }
