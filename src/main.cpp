@@ -1,7 +1,6 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
 #include "adapters/json/measurement_json.hpp"
-#include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "cli/cli.hpp"
@@ -34,6 +33,5 @@ int main(int argc, char** argv) {
     a.measurement_json = [](const core::Measurement& m) {
         return adapters::measurement_to_json(m);
     };
-    adapters::install_interrupt_handlers();
     return cli::run(argc, argv, a);
 }

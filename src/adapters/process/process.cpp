@@ -30,7 +30,11 @@ std::array<std::atomic<pid_t>, k_slots> g_groups{};
 std::atomic<int> g_interrupted{0};
 
 extern "C" void on_interrupt(int sig) {
-    g_interrupted.store(sig);
+    if (g_interrupted.exchange(sig) != 0) { // a second Ctrl-C: stop now, without cleanup
+        ::signal(sig, SIG_DFL);
+        ::raise(sig);
+        return;
+    }
     for (auto& slot : g_groups) {
         pid_t p = slot.load();
         if (p > 0)
@@ -246,6 +250,9 @@ std::string describe(const ProcessResult& r, double timeout_s) {
 }
 
 void install_interrupt_handlers() {
+    static std::atomic<bool> installed{false};
+    if (installed.exchange(true))
+        return;
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
     ::sigemptyset(&sa.sa_mask);

@@ -46,8 +46,9 @@ Captured capture_process(ProcessSpec spec);
 /// "exit code 3", "killed by signal 11 (SIGSEGV)", "timed out after 30s", ...
 std::string describe(const ProcessResult& r, double timeout_s);
 
-/// Install SIGINT/SIGTERM handlers that forward SIGTERM to every running child group and make
-/// `interrupted()` true, so callers can clean up (remove containers) before exiting.
+/// Install (once) SIGINT/SIGTERM handlers: the first signal forwards SIGTERM to every running
+/// child group and makes `interrupted()` true, so callers can clean up (remove containers) before
+/// exiting; a second one terminates at once.
 void install_interrupt_handlers();
 
 /// The signal perfsweep received (SIGINT/SIGTERM), 0 if none.

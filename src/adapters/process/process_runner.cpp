@@ -85,6 +85,7 @@ struct ProcessRunner::Batch {
 ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progress,
                              ports::Clock& clock)
     : m_cfg(std::move(config)), m_progress(progress), m_clock(clock) {
+    install_interrupt_handlers(); // Ctrl-C must stop benchmarks and remove containers first
     const auto& rt = m_cfg.runtime;
     if (rt == "docker" || rt == "podman")
         m_engine = rt;
