@@ -212,7 +212,7 @@ TEST_CASE("a GPU pool runs points concurrently with results identical to sequent
           "[runner][none][gpus]") {
     Fixture f;
     const auto s = f.script(
-        "gpu.sh", "start=$(date +%s.%N)\nsleep 0.4\n"
+        "gpu.sh", "start=$(date +%s.%N)\n[ -n \"$CUDA_VISIBLE_DEVICES\" ] && sleep 1\n"
                   "echo \"$1 $start $(date +%s.%N) $CUDA_VISIBLE_DEVICES\" >> " +
                       f.dir.file("times") + "\necho \"MLUPS: $(( ${1//-/} % 1000 )).$2\"\n");
     std::vector<ports::PointRequest> reqs;
