@@ -4,6 +4,8 @@
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
 #include "adapters/json/detect_json.hpp"
+#include "adapters/json/measurement_json.hpp"
+#include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
@@ -37,5 +39,14 @@ int main(int argc, char** argv) {
         return adapters::parse_history_jsonl(text, file).records;
     };
     a.detect_to_json = [](const core::DetectResult& r) { return adapters::detect_to_json(r); };
+    a.make_runner =
+        [&](const ports::RunnerConfig& config) -> std::unique_ptr<ports::BuildingRunner> {
+        auto c = config;
+        c.echo_logs = c.echo_logs || in_actions;
+        return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
+    };
+    a.measurement_json = [](const core::Measurement& m) {
+        return adapters::measurement_to_json(m);
+    };
     return cli::run(argc, argv, a);
 }

@@ -19,6 +19,7 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_record(app, ctx);
     add_import(app, ctx);
     add_detect(app, ctx);
+    add_run(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

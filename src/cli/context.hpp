@@ -29,5 +29,7 @@ void add_record(CLI::App& app, Context& ctx);
 void add_import(CLI::App& app, Context& ctx);
 /// Register `perfsweep detect`.
 void add_detect(CLI::App& app, Context& ctx);
+/// Register `perfsweep run` (measure one point).
+void add_run(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

@@ -9,6 +9,7 @@
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"
+#include "ports/runner_config.hpp"
 
 #include <functional>
 #include <memory>
@@ -32,6 +33,11 @@ struct Adapters {
         parse_json_import;
     /// Render a detection result as JSON (`detect --json`).
     std::function<std::string(const core::DetectResult& result)> detect_to_json;
+    /// Create the runner for `config` (runtime none/docker/podman/slurm, kept container). Throws a
+    /// usage error for a bad config.
+    std::function<std::unique_ptr<BuildingRunner>(const RunnerConfig& config)> make_runner;
+    /// Encode one measurement as a compact JSON object (the history record format).
+    std::function<std::string(const core::Measurement& m)> measurement_json;
 };
 
 } // namespace perfsweep::ports

@@ -1,0 +1,91 @@
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace perfsweep;
+
+namespace {
+
+struct CliEnv {
+    test::TempDir dir{"perfsweep-cli-run"};
+    std::string bench(const std::string& body) {
+        const auto p = dir.file("bench.sh");
+        test::write_file(p, body);
+        return "bash " + p;
+    }
+};
+
+} // namespace
+
+TEST_CASE("perfsweep run prints a table of repeats with median and spread", "[cli][run]") {
+    CliEnv e;
+    const auto cmd = e.bench("echo \"MLUPS: 10${PERFSWEEP_REPEAT}\"\n");
+    auto r =
+        test::run_perfsweep({"run", "--runtime", "none", "--repeats", "3", "--warmup", "1",
+                             "--test", cmd, "--date", "2023-08-24", "--logs", e.dir.file("logs")});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("median ± sd") && Catch::Contains("2023-08-24") &&
+                          Catch::Contains("101 102 103") && Catch::Contains("102 ± 1 MLUPS") &&
+                          Catch::Contains(" ok ") && Catch::Contains(e.dir.file("logs")));
+    CHECK_THAT(r.err, Catch::Contains("warmup 1/1") && Catch::Contains("run 3/3"));
+    CHECK(std::filesystem::exists(e.dir.file("logs/2023-08-24/warmup-1.log")));
+    CHECK(std::filesystem::exists(e.dir.file("logs/2023-08-24/run-3.log")));
+}
+
+TEST_CASE("perfsweep run --json reports status, values and log; failures exit 4", "[cli][run]") {
+    CliEnv e;
+    auto ok = test::run_perfsweep({"run", "--test", e.bench("echo 'tflops: 2.5e1'\n"), "--metric",
+                                   "tflops", "--json", "--logs", e.dir.file("logs"), "--label",
+                                   "L1", "--commit", "xla=abc123"});
+    CHECK(ok.exit_code == 0);
+    CHECK_THAT(ok.out, Catch::Contains(R"("status":"ok")") &&
+                           Catch::Contains(R"("values":[25.0])") &&
+                           Catch::Contains(R"("log":")" + e.dir.file("logs/L1/run-1.log")) &&
+                           Catch::Contains(R"("commits":{"xla":"abc123"})"));
+    auto bad = test::run_perfsweep({"run", "--test", e.bench("echo 'MLUPS: 3'; exit 9\n"), "--json",
+                                    "--logs", e.dir.file("logs")});
+    CHECK(bad.exit_code == 4);
+    CHECK_THAT(bad.out, Catch::Contains(R"("status":"failed")") &&
+                            Catch::Contains(R"("values":[])") && Catch::Contains("exit code 9"));
+}
+
+TEST_CASE("perfsweep run rejects bad flags naming them", "[cli][run]") {
+    CliEnv e;
+    const auto cmd = e.bench("echo 'MLUPS: 1'\n");
+    auto check = [&](std::vector<std::string> args, const std::string& needle) {
+        args.insert(args.begin(), "run");
+        auto r = test::run_perfsweep(args);
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::Contains(needle));
+    };
+    check({"--test", cmd, "--timeout", "soon"}, "--timeout 'soon'");
+    check({"--test", cmd, "--runtime", "lxc"}, "--runtime 'lxc'");
+    check({"--test", cmd, "--runtime", "docker"}, "needs --image");
+    check({"--test", "python3 x.py {dat}"}, "unknown placeholder {dat}");
+    check({"--test", "python3 x.py {commit:XLA}"}, "--commit NAME=SHA");
+    check({"--test", cmd, "--gpus", "0,x"}, "--gpus: 'x'");
+    check({"--test", cmd, "--metric-regex", "MLUPS"}, "capture group");
+    check({"--test", cmd, "--date", "2023-02-30"}, "--date '2023-02-30'");
+}
+
+TEST_CASE("inside GitHub Actions each run's log is folded and fenced from workflow commands",
+          "[cli][run]") {
+    CliEnv e;
+    auto r =
+        test::run_perfsweep({"run", "--test", e.bench("echo '::error::pwned'\necho 'MLUPS: 4'\n"),
+                             "--label", "::warning::label", "--logs", e.dir.file("logs")},
+                            {"GITHUB_ACTIONS=true"});
+    CHECK(r.exit_code == 0);
+    const auto group = r.err.find("::group::");
+    const auto stop = r.err.find("::stop-commands::");
+    const auto payload = r.err.find("::error::pwned");
+    REQUIRE(group != std::string::npos);
+    REQUIRE(stop != std::string::npos);
+    REQUIRE(payload != std::string::npos);
+    CHECK(group < stop);
+    CHECK(stop < payload);
+    CHECK(r.err.find("\n::warning::") == std::string::npos); // a label never starts a command
+    CHECK(r.err.find("::endgroup::") > payload);
+}

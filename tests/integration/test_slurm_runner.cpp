@@ -1,0 +1,115 @@
+#include "adapters/process/process_runner.hpp"
+#include "adapters/system/local_files.hpp"
+#include "support/env_guard.hpp"
+#include "support/recording_progress.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace perfsweep;
+
+namespace {
+
+/// A real single-node Slurm for one test; stopped in the destructor whatever happens.
+class SlurmCluster {
+public:
+    SlurmCluster() {
+        const std::string support = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/support/slurm/";
+        m_stop = support + "stop.sh";
+        auto r = test::run_command({"bash", support + "start.sh", m_dir.path().string()});
+        m_started_rc = r.exit_code;
+        m_message = r.err;
+        if (r.exit_code == 0)
+            m_conf = std::make_unique<test::EnvGuard>("SLURM_CONF", m_dir.file("slurm.conf"));
+    }
+    ~SlurmCluster() { test::run_command({"bash", m_stop, m_dir.path().string()}); }
+    SlurmCluster(const SlurmCluster&) = delete;
+    SlurmCluster& operator=(const SlurmCluster&) = delete;
+    bool up() const { return m_started_rc == 0; }
+    int start_rc() const { return m_started_rc; }
+    const std::string& message() const { return m_message; }
+
+private:
+    test::TempDir m_dir{"perfsweep-slurm"};
+    std::string m_stop;
+    int m_started_rc = -1;
+    std::string m_message;
+    std::unique_ptr<test::EnvGuard> m_conf;
+};
+
+} // namespace
+
+TEST_CASE("slurm: points run as srun job steps on a real single-node cluster", "[runner][slurm]") {
+    SlurmCluster cluster;
+    if (!cluster.up()) {
+        // 77 = Slurm cannot run on this machine (not installed, no root); anything else is a bug.
+        REQUIRE(cluster.start_rc() == 77);
+        WARN("SKIPPED: " << cluster.message());
+        return;
+    }
+    test::TempDir dir{"perfsweep-slurm-run"};
+    test::RecordingProgress progress;
+    adapters::SystemClock clock;
+    const auto script = dir.file("bench.sh");
+    test::write_file(script, "echo \"job=$SLURM_JOB_ID date=$PERFSWEEP_DATE\"\n"
+                             "echo \"MLUPS: 1${PERFSWEEP_REPEAT}.5\"\n");
+    ports::RunnerConfig c;
+    c.runtime = "slurm";
+    c.test_command = "bash " + script;
+    c.logs_dir = dir.file("logs");
+    c.timeout_s = 60;
+    adapters::ProcessRunner runner(c, progress, clock);
+    ports::PointRequest p;
+    p.label = "2023-08-24";
+    p.values = {{"date", "2023-08-24"}};
+    p.repeats = 2;
+    auto m = runner.run_points({p});
+    REQUIRE(m.size() == 1);
+    CHECK(m[0].status == core::Status::ok);
+    CHECK(m[0].values == std::vector<double>{11.5, 12.5});
+    const auto log = test::read_file(m[0].log);
+    CHECK_THAT(log, Catch::Contains("date=2023-08-24"));
+    CHECK(log.find("job=\n") == std::string::npos); // SLURM_JOB_ID was set: it ran under srun
+
+    test::write_file(script, "echo 'MLUPS: 1'; exit 4\n");
+    auto failed = runner.run_points({p});
+    CHECK(failed[0].status == core::Status::failed);
+    CHECK_THAT(failed[0].reason, Catch::Contains("exit code 4"));
+}
+
+TEST_CASE("slurm: the srun command line carries pyxis, GPU and user options", "[runner][slurm]") {
+    test::TempDir dir{"perfsweep-fake-srun"};
+    const auto bin = dir.file("bin");
+    std::filesystem::create_directories(bin);
+    const auto args = dir.file("srun.args");
+    // A recording srun: writes its argv, then runs the command after the options.
+    test::write_file(bin + "/srun", "#!/bin/bash\nprintf '%s\\n' \"$@\" > " + args +
+                                        "\nwhile [[ $1 == -* ]]; do shift; done\nexec \"$@\"\n");
+    std::filesystem::permissions(bin + "/srun", std::filesystem::perms::owner_all);
+    test::EnvGuard path("PATH", bin + ":" + std::getenv("PATH"));
+    test::RecordingProgress progress;
+    adapters::SystemClock clock;
+    ports::RunnerConfig c;
+    c.runtime = "slurm";
+    c.image = "nvcr.io#nvidia/jax:{date}";
+    c.mounts = {"/data:/data"};
+    c.workdir = "/work";
+    c.gpus = {"0", "1"};
+    c.srun_args = {"--partition=gpu"};
+    c.test_command = "echo 'MLUPS: 3'";
+    c.timeout_s = 90;
+    c.grace_s = 10;
+    c.logs_dir = dir.file("logs");
+    adapters::ProcessRunner runner(c, progress, clock);
+    ports::PointRequest p;
+    p.label = "2023-08-24";
+    p.values = {{"date", "2023-08-24"}};
+    auto m = runner.run_points({p});
+    CHECK(m[0].status == core::Status::ok);
+    CHECK(test::read_file(args) == "-N1\n-n1\n--job-name=perfsweep\n--time=3\n--gpus=1\n"
+                                   "--container-image=nvcr.io#nvidia/jax:2023-08-24\n"
+                                   "--container-mounts=/data:/data\n--container-workdir=/work\n"
+                                   "--partition=gpu\necho\nMLUPS: 3\n");
+}
