@@ -39,8 +39,11 @@ Q = 19
 U0 = 0.05  # shear-wave amplitude in lattice units (Mach ~ 0.09)
 
 DTYPES = {"float32": jnp.float32, "float16": jnp.float16, "bfloat16": jnp.bfloat16}
-# Mass-drift tolerance per storage type (relative); the viscosity check is enforced for float32 only.
-MASS_TOL = {"float32": 1e-5, "float16": 1e-2, "bfloat16": 1e-2}
+# Mass/momentum drift tolerance per storage type (relative, grows with the step count: rounding
+# accumulates); the viscosity check is enforced for float32 only (16-bit storage of the populations
+# cannot resolve the small per-step decay; measured on an H200: float32 drift 8e-6 after 200 steps
+# at N=256, bfloat16 4e-4; a 1 % error in one weight gives 6e-2).
+MASS_TOL = {"float32": 1e-4, "float16": 1e-2, "bfloat16": 1e-2}
 VISC_TOL = 0.05
 
 
@@ -189,7 +192,8 @@ def main(argv):
     print(f"mass drift: {mass_drift:.3e}")
     print(f"momentum drift: {mom_drift:.3e}")
 
-    ok = mass_drift <= MASS_TOL[args.dtype] and mom_drift <= MASS_TOL[args.dtype]
+    tol = MASS_TOL[args.dtype] * max(1.0, done / 1000.0)
+    ok = mass_drift <= tol and mom_drift <= tol
     visc_line = f"viscosity check: -ln(A/A0) measured {measured:.6g}, expected {expected:.6g}"
     if expected < 1e-3:
         print(visc_line + " (too little decay to judge; skipped)")
