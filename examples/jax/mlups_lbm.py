@@ -21,24 +21,35 @@ import math
 import sys
 import time
 
-import numpy as np
+# numpy and JAX are imported by load_backends() after the arguments are checked, so `--help` and
+# argument errors work on a machine without them.
+np = jax = jnp = None
 
-import jax
-import jax.numpy as jnp
+
+def load_backends():
+    global np, jax, jnp, C, W
+    try:
+        import numpy
+        import jax as jax_module
+        import jax.numpy as jax_numpy
+    except ImportError as e:
+        sys.exit(f"mlups_lbm: this benchmark needs numpy and jax ({e})")
+    np, jax, jnp = numpy, jax_module, jax_numpy
+    C, W = np.array(C_LIST, dtype=np.int32), np.array(W_LIST, dtype=np.float64)
+
 
 # D3Q19 lattice: rest, 6 faces, 12 edges.
-C = np.array(
-    [[0, 0, 0],
-     [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1],
-     [1, 1, 0], [-1, -1, 0], [1, -1, 0], [-1, 1, 0],
-     [1, 0, 1], [-1, 0, -1], [1, 0, -1], [-1, 0, 1],
-     [0, 1, 1], [0, -1, -1], [0, 1, -1], [0, -1, 1]],
-    dtype=np.int32)
-W = np.array([1.0 / 3.0] + [1.0 / 18.0] * 6 + [1.0 / 36.0] * 12, dtype=np.float64)
+C_LIST = [[0, 0, 0],
+          [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1],
+          [1, 1, 0], [-1, -1, 0], [1, -1, 0], [-1, 1, 0],
+          [1, 0, 1], [-1, 0, -1], [1, 0, -1], [-1, 0, 1],
+          [0, 1, 1], [0, -1, -1], [0, 1, -1], [0, -1, 1]]
+W_LIST = [1.0 / 3.0] + [1.0 / 18.0] * 6 + [1.0 / 36.0] * 12
+C = W = None  # numpy arrays of C_LIST and W_LIST, set by load_backends()
 Q = 19
 U0 = 0.05  # shear-wave amplitude in lattice units (Mach ~ 0.09)
 
-DTYPES = {"float32": jnp.float32, "float16": jnp.float16, "bfloat16": jnp.bfloat16}
+DTYPES = ("float32", "float16", "bfloat16")
 # Mass/momentum drift tolerance per storage type (relative, grows with the step count: rounding
 # accumulates); the viscosity check is enforced for float32 only (16-bit storage of the populations
 # cannot resolve the small per-step decay; measured on an H200: float32 drift 8e-6 after 200 steps
@@ -58,7 +69,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("n", type=positive_int, help="cube edge length (lattice sites per axis)")
     p.add_argument("steps", type=positive_int, help="timed time steps")
-    p.add_argument("--dtype", choices=sorted(DTYPES), default="float32",
+    p.add_argument("--dtype", choices=DTYPES, default="float32",
                    help="storage type of the populations (default float32)")
     p.add_argument("--layout", choices=["soa", "aos"], default="soa",
                    help="soa: f[q, x, y, z] (default); aos: f[x, y, z, q]")
@@ -155,7 +166,8 @@ def summarize(diag, f, n):
 
 def main(argv):
     args = parse_args(argv)
-    n, steps, dtype = args.n, args.steps, DTYPES[args.dtype]
+    load_backends()
+    n, steps, dtype = args.n, args.steps, getattr(jnp, args.dtype)
     lat = Lattice(args.layout)
     dev = jax.devices()[0]
     print(f"lbm: D3Q19 BGK, N={n} ({n ** 3} sites), steps={steps}, dtype={args.dtype}, "
