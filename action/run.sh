@@ -45,14 +45,10 @@ all_inputs=(config metric metric-regex direction history image test build repos 
             repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
             fail-on-alert comment-on-alert comment-key output-dir label date benchmark-output
             extra-args)
-env_name() { # metric-regex -> PERFSWEEP_IN_METRIC_REGEX
+get() { # get INPUT: sets REPLY to the input's value (metric-regex -> $PERFSWEEP_IN_METRIC_REGEX)
   local n=${1//-/_}
-  printf 'PERFSWEEP_IN_%s' "${n^^}"
-}
-value_of() {
-  local v
-  v=$(env_name "$1")
-  printf '%s' "${!v:-}"
+  n="PERFSWEEP_IN_${n^^}"
+  REPLY=${!n:-}
 }
 is_accepted() {
   local w
@@ -60,7 +56,8 @@ is_accepted() {
   return 1
 }
 for name in "${all_inputs[@]}"; do
-  v=$(value_of "$name")
+  get "$name"
+  v=$REPLY
   case "$name" in fail-on-alert | comment-on-alert) [ "$v" != false ] || v="" ;; esac # false = unset
   if [ -n "$v" ] && ! is_accepted "$name"; then
     die "input '$name' is set but mode '$mode' does not use it (mode '$mode' takes: $(tr -s ' \n' '  ' <<<"${accepts[$mode]}"))"
@@ -70,20 +67,21 @@ done
 args=("$mode")
 opt() { # opt INPUT FLAG: append "FLAG=value" as one word when the input is non-empty
   local val
-  val=$(value_of "$1")
+  get "$1"
+  val=$REPLY
   [ -z "$val" ] || args+=("$2=$val")
 }
-bool() { # bool INPUT: prints true/false/'' after validating
-  local val
-  val=$(value_of "$1")
-  case "$val" in
-    true | false | "") printf '%s' "$val" ;;
-    *) die "input '$1' is '$val'; expected true or false" ;;
+bool() { # bool INPUT: sets REPLY to true, false or '' after validating
+  get "$1"
+  case "$REPLY" in
+    true | false | "") ;;
+    *) die "input '$1' is '$REPLY'; expected true or false" ;;
   esac
 }
 lines() { # lines INPUT [FLAG]: per non-blank line one word, "FLAG=line" or (no FLAG) the line itself
   local val line
-  val=$(value_of "$1")
+  get "$1"
+  val=$REPLY
   [ -n "$val" ] || return 0
   while IFS= read -r line || [ -n "$line" ]; do
     line=${line%$'\r'}
@@ -96,7 +94,8 @@ lines() { # lines INPUT [FLAG]: per non-blank line one word, "FLAG=line" or (no 
 
 # alert-threshold: github-action-benchmark writes "200%"; perfsweep's --threshold is a relative
 # fraction. Accept "N%" (converted to N/100) or a plain fraction; anything else is an error.
-threshold=$(value_of alert-threshold)
+get alert-threshold
+threshold=$REPLY
 if [ -n "$threshold" ]; then
   if [[ "$threshold" =~ ^([0-9]+(\.[0-9]+)?)%$ ]]; then
     threshold=$(awk -v p="${BASH_REMATCH[1]}" 'BEGIN { printf "%.6g", p / 100 }')
@@ -107,16 +106,21 @@ fi
 
 # Validate the inputs whose shape we know, so the error names the action input.
 for name in repeats max-runs; do
-  v=$(value_of "$name")
+  get "$name"
+  v=$REPLY
   [ -z "$v" ] || [[ "$v" =~ ^[0-9]+$ ]] || die "input '$name' is '$v'; expected a non-negative integer"
 done
-v=$(value_of timeout)
+get timeout
+v=$REPLY
 [ -z "$v" ] || [[ "$v" =~ ^[0-9]+[smh]?$ ]] || die "input 'timeout' is '$v'; expected a duration like 600, 600s, 10m or 2h"
-v=$(value_of gpus)
+get gpus
+v=$REPLY
 [ -z "$v" ] || [[ "$v" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "input 'gpus' is '$v'; expected a comma-separated list of GPU indices like 0,1,2,3"
 
-fail_on_alert=$(bool fail-on-alert)
-comment_on_alert=$(bool comment-on-alert)
+bool fail-on-alert
+fail_on_alert=$REPLY
+bool comment-on-alert
+comment_on_alert=$REPLY
 
 opt config --config
 opt metric --metric
