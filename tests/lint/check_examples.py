@@ -3,7 +3,9 @@
   - examples/jax/test.sh passes N, STEPS (default 256 200) and extra flags to mlups_lbm.py as argv
     words and passes its exit code through (a fake python3 on PATH records argv);
   - mlups_lbm.py answers --help and rejects bad arguments (exit 2) without numpy/JAX installed;
-  - where JAX is installed, a tiny CPU run prints `MLUPS: <n>` and passes its physics checks.
+  - where JAX is installed, a tiny CPU run prints `MLUPS: <n>` and passes its physics checks;
+  - the issue-annotation workflow's body parser (its real run: script) passes only validated
+    dates, metric and threshold, and refuses everything else.
 Usage: check_examples.py [--root DIR]
 """
 
@@ -69,6 +71,44 @@ if have_jax:
     check("physics check: ok" in p.stdout, "physics check not ok")
 else:
     print("check_examples: JAX not installed; the tiny CPU run is skipped (run on a GPU host)")
+
+# The issue-annotation workflow's parser step, run for real (bash + python3) on hostile bodies:
+# only validated from/to/metric/threshold reach GITHUB_OUTPUT; anything else fails the step.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_workflows  # noqa: E402
+
+with open(os.path.join(ROOT, "examples", "workflows", "issue-annotate.yml"), encoding="utf-8") as fh:
+    wf = check_workflows.plain(check_workflows.load(fh.read()))
+parse = [s for s in wf["jobs"]["annotate"]["steps"] if s.get("id") == "parse"][0]
+check(set(parse["env"]) == {"ISSUE_BODY"} and "${{" not in parse["run"], "parse step shape")
+fence = "```"
+good = f"Slower since August.\n\n{fence}perfsweep\nfrom: 2023-08-01\nto: 2023-09-30\nmetric: MLUPS\nthreshold: 2%\n{fence}\n"
+cases = [
+    (good, 0, "from=2023-08-01\nto=2023-09-30\nmetric=MLUPS\nthreshold=2%\n"),
+    (good.replace("\n", "\r\n"), 0, "from=2023-08-01\nto=2023-09-30\nmetric=MLUPS\nthreshold=2%\n"),
+    ("no block at all", 1, ""),
+    (good.replace("metric: MLUPS", "test: rm -rf /"), 1, ""),
+    (good.replace("metric: MLUPS", "image: evil:latest"), 1, ""),
+    (good.replace("2023-09-30", "2023-09-30\n::set-output name=x::y"), 1, ""),
+    (good.replace("2023-09-30", "2023-09-30; touch CANARY"), 1, ""),
+    (good.replace("2023-09-30", "$(touch CANARY)"), 1, ""),
+    (good.replace("2023-09-30", "2023-02-30"), 1, ""),
+    (good.replace("2023-08-01", "2023-10-01"), 1, ""),
+    (good.replace("MLUPS", "MLUPS\nmetric: other"), 1, ""),
+    (good.replace("threshold: 2%", "threshold: 2%`id`"), 1, ""),
+]
+with tempfile.TemporaryDirectory() as tmp:
+    for i, (body, rc, expected) in enumerate(cases):
+        out = os.path.join(tmp, "output")
+        open(out, "w").close()
+        p = subprocess.run(["bash", "-e", "-c", parse["run"]], cwd=tmp, capture_output=True,
+                           text=True, timeout=60,
+                           env=dict(os.environ, ISSUE_BODY=body, GITHUB_OUTPUT=out))
+        check((p.returncode != 0) == (rc != 0), f"issue body #{i}: exit {p.returncode} {p.stderr!r}")
+        check(open(out).read() == expected, f"issue body #{i}: output {open(out).read()!r}")
+        check(not os.path.exists(os.path.join(tmp, "CANARY")), f"issue body #{i}: executed")
+        check(all(not ln.startswith("::") or ln.startswith("::error::") for ln in
+                  (p.stdout + p.stderr).splitlines()), f"issue body #{i}: workflow command leaked")
 
 print("check_examples:", "failed" if failures else "ok", f"({len(failures)} failures)")
 sys.exit(1 if failures else 0)
