@@ -7,7 +7,8 @@ Fails (exit 1, one line per problem naming file:line) when:
   - required keys are missing: workflows need name, on, permissions, jobs; each job runs-on (or
     uses) and steps (or uses); each step uses or run; action.yml needs name, description, branding
     (icon, color), runs.using composite, runs.steps, each input a description, each output a
-    description and a value, and each run step a shell.
+    description and a value, and each run step a shell;
+  - a bash `run:` script does not parse (`bash -n`).
 
 Usage: check_workflows.py [--root DIR] [FILE...]   (default: action.yml, .github/workflows/*.yml,
                                                     examples/workflows/*.yml under DIR)
@@ -304,6 +305,14 @@ def require(problems, path, node, keys, what):
     return ok
 
 
+def bash_syntax_error(script):
+    """`bash -n` on a run: script (the runner's default shell on Linux); '' when it parses."""
+    import subprocess
+
+    p = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True, timeout=30)
+    return "" if p.returncode == 0 else p.stderr.strip().replace("\n", " | ")
+
+
 def check_steps(problems, path, steps, where, need_shell):
     if not isinstance(steps.value, list) or not steps.value:
         problems.append(f"{path}:{steps.line}: {where}.steps must be a non-empty list")
@@ -321,6 +330,11 @@ def check_steps(problems, path, steps, where, need_shell):
                 line = run.line + (1 + off if "\n" in script or off else 0)
                 problems.append(f"{path}:{line}: {label}.run contains '${{{{' — pass the value "
                                 f"through env: and use \"$VAR\" in the script")
+            shell = get(step, "shell")
+            if script and (shell is None or str(shell.value).startswith("bash")):
+                syntax = bash_syntax_error(script)
+                if syntax:
+                    problems.append(f"{path}:{run.line}: {label}.run is not valid bash: {syntax}")
             if need_shell and "shell" not in step.value:
                 problems.append(f"{path}:{step.line}: {label} has run but no shell (required in "
                                 f"composite actions)")
@@ -425,6 +439,7 @@ BAD_CASES = {
     "missing permissions": (GOOD_WORKFLOW.replace("permissions:\n  contents: read\n", ""), "'permissions'"),
     "missing runs-on": (GOOD_WORKFLOW.replace("    runs-on: ubuntu-latest\n", ""), "'runs-on'"),
     "step without uses or run": (GOOD_WORKFLOW.replace("      - uses: actions/checkout@v4\n", "      - name: nothing\n"), "'uses or run'"),
+    "run script with a bash syntax error": (GOOD_WORKFLOW.replace('echo "$TITLE"', 'if [ -n "$TITLE" ]; then echo'), "not valid bash"),
 }
 
 GOOD_ACTION = """\
