@@ -33,10 +33,10 @@ declare -A accepts=(
                  repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
                  fail-on-alert comment-on-alert comment-key output-dir extra-args"
   [demo]="output-dir extra-args"
-  [detect]="metric direction history alert-threshold fail-on-alert extra-args"
-  [record]="metric metric-regex direction history label benchmark-output extra-args"
-  [run]="metric metric-regex direction history image test gpus runtime repeats timeout label date
-         extra-args"
+  [detect]="config metric direction history alert-threshold fail-on-alert extra-args"
+  [record]="config metric metric-regex direction history label benchmark-output extra-args"
+  [run]="config metric metric-regex direction history image test gpus runtime repeats timeout label
+         date extra-args"
 )
 [ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, setup"
 
@@ -64,7 +64,7 @@ for name in "${all_inputs[@]}"; do
   fi
 done
 
-args=("$mode")
+args=()
 opt() { # opt INPUT FLAG: append "FLAG=value" as one word when the input is non-empty
   local val
   get "$1"
@@ -122,7 +122,8 @@ fail_on_alert=$REPLY
 bool comment-on-alert
 comment_on_alert=$REPLY
 
-opt config --config
+opt config --config # a main-app option (CLI11 reads config files there): before the subcommand
+args+=("$mode")
 opt metric --metric
 opt metric-regex --metric-regex
 opt direction --direction

@@ -117,6 +117,12 @@ def main():
               f"repos/threshold argv {c.argv()!r}")
         check("exit-code=0\n" in c.output(), f"exit-code output missing: {c.output()!r}")
 
+        # 2b. --config is a main-app option (CLI11 2.1 reads config files there only): it comes
+        #     before the subcommand word.
+        p = c.run({"mode": "investigate", "config": "cfg dir/perfsweep.toml", "metric": "MLUPS"})
+        check(p.returncode == 0 and c.argv() == ["--config=cfg dir/perfsweep.toml", "investigate",
+                                                 "--metric=MLUPS"], f"config argv {c.argv()!r}")
+
         # 3. Nothing set -> just the mode word; inputs stay out of perfsweep's environment, the
         #    token is in GITHUB_TOKEN and never on the command line.
         p = c.run({"mode": "demo", "test": ""})
