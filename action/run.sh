@@ -30,18 +30,18 @@ mode=${PERFSWEEP_IN_MODE:-investigate}
 # (better than silently ignoring it or handing perfsweep an option it will reject).
 declare -A accepts=(
   [investigate]="config metric metric-regex direction history image test build repos ref gpus runtime
-                 repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
+                 mounts repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
                  fail-on-alert comment-on-alert comment-key output-dir extra-args"
   [demo]="output-dir extra-args"
   [detect]="config metric direction history alert-threshold fail-on-alert extra-args"
   [record]="config metric metric-regex direction history label benchmark-output extra-args"
-  [run]="config metric metric-regex direction history image test gpus runtime repeats timeout label
-         date extra-args"
+  [run]="config metric metric-regex direction history image test gpus runtime mounts repeats timeout
+         label date extra-args"
 )
 [ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, setup"
 
 # Every input the action knows, with the env variable that carries it.
-all_inputs=(config metric metric-regex direction history image test build repos ref gpus runtime
+all_inputs=(config metric metric-regex direction history image test build repos ref gpus runtime mounts
             repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
             fail-on-alert comment-on-alert comment-key output-dir label date benchmark-output
             extra-args)
@@ -133,6 +133,7 @@ opt image --image
 opt test --test
 opt build --build
 lines repos --repo
+lines mounts --mount
 opt ref --ref
 opt gpus --gpus
 opt repeats --repeats
@@ -146,7 +147,7 @@ opt narrow --narrow
 opt strategy --strategy
 opt label --label
 opt date --date
-opt benchmark-output --input
+opt benchmark-output --output-file
 opt output-dir --output-dir
 opt comment-key --key
 [ -z "$threshold" ] || args+=("--threshold=$threshold")

@@ -108,11 +108,12 @@ def main():
 
         # 2. repos: one --repo word per non-blank line, trimmed; optional flags only when set.
         p = c.run({"mode": "investigate", "repos": "  jax=/src/jax\n\n  xla=/src/x la  \n",
+                   "mounts": "/w s/examples/jax:/bench:ro\n",
                    "alert-threshold": "5%", "fail-on-alert": "true", "comment-on-alert": "true",
                    "state-dir": "/state dir", "gpus": "0,1,2,3", "extra-args": "--any-parent\n--max-time=2h"})
         check(p.returncode == 0, f"repos: rc {p.returncode} {p.stderr!r}")
         check(c.argv() == ["investigate", "--repo=jax=/src/jax", "--repo=xla=/src/x la",
-                           "--gpus=0,1,2,3", "--state=/state dir", "--threshold=0.05",
+                           "--mount=/w s/examples/jax:/bench:ro", "--gpus=0,1,2,3", "--state=/state dir", "--threshold=0.05",
                            "--fail-on-regression", "--comment", "--any-parent", "--max-time=2h"],
               f"repos/threshold argv {c.argv()!r}")
         check("exit-code=0\n" in c.output(), f"exit-code output missing: {c.output()!r}")
