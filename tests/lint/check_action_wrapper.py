@@ -3,7 +3,9 @@
 fake perfsweep that records its argv (NUL-separated) and environment, and checks that hostile input
 values arrive as literal argv words and execute nothing. python3 stdlib only.
 
-Usage: check_action_wrapper.py [--root DIR]
+Usage: check_action_wrapper.py [--root DIR] [--perfsweep PATH]
+With --perfsweep (ctest passes the built binary) and a `run` subcommand in it, the wrapper also runs
+the real `perfsweep run --runtime none` on a hostile template and label.
 """
 
 import os
@@ -185,11 +187,44 @@ def main():
             fh.write("// changed\n")
         check(key(src) != k1, "cache key did not change with the sources")
 
+        # 8. With the real perfsweep (--perfsweep PATH, from ctest): `run` through the wrapper,
+        #    a hostile test template and label; CLI11 reads the --flag=value words literally.
+        real = REAL_PERFSWEEP
+        probe = subprocess.run([real, "run", "--help"], capture_output=True, text=True) if real else None
+        if probe is not None and probe.returncode == 0 and "--runtime" in probe.stdout:
+            bench = os.path.join(tmp, "bench.sh")
+            with open(bench, "w") as fh:
+                fh.write('#!/bin/sh\necho "args: $*"\necho "MLUPS: 577.3"\n')
+            label = "-weird label;`touch " + c.canary + "`"
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": tmp,
+                   "PERFSWEEP_BIN": real, "PERFSWEEP_IN_MODE": "run", "PERFSWEEP_IN_RUNTIME": "none",
+                   "PERFSWEEP_IN_TEST": f"sh {bench} -x $(touch {c.canary})",
+                   "PERFSWEEP_IN_LABEL": label, "PERFSWEEP_IN_REPEATS": "2",
+                   "PERFSWEEP_IN_METRIC": "MLUPS", "PERFSWEEP_IN_EXTRA_ARGS": "--json"}
+            p = subprocess.run(["bash", os.path.join(ROOT, "action", "run.sh")], env=env, cwd=tmp,
+                               capture_output=True, text=True, timeout=120)
+            check(p.returncode == 0, f"real run: rc {p.returncode} {p.stderr[-1000:]!r}")
+            import json
+            try:
+                m = json.loads(p.stdout.strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                m = {}
+            check(m.get("status") == "ok" and m.get("values") == [577.3, 577.3] and
+                  m.get("label") == label, f"real run: measurement {p.stdout[-1000:]!r}")
+            check(not os.path.exists(c.canary), "real run: the canary file was created")
+        else:
+            print("check_action_wrapper: no perfsweep with a `run` subcommand given; the real-binary "
+                  "check is skipped")
+
     print("check_action_wrapper:", "failed" if failures else "ok", f"({len(failures)} failures)")
     return 1 if failures else 0
 
 
+REAL_PERFSWEEP = ""
+
 if __name__ == "__main__":
     if "--root" in sys.argv:
         ROOT = os.path.abspath(sys.argv[sys.argv.index("--root") + 1])
+    if "--perfsweep" in sys.argv:
+        REAL_PERFSWEEP = os.path.abspath(sys.argv[sys.argv.index("--perfsweep") + 1])
     sys.exit(main())
