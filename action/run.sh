@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# perfsweep GitHub Action: builds perfsweep's argv from PERFSWEEP_IN_* environment variables and
+# runs it. Inputs reach this script only through the environment (action.yml maps every input to
+# env:), and every value becomes exactly one argv word "--flag=value": no eval, no word splitting,
+# no globbing, no shell re-parsing, so a hostile value (`$(rm -rf /)`, quotes, newlines, `;`) is
+# passed through literally. An optional flag is added only when its variable is non-empty.
+#
+# Environment:
+#   PERFSWEEP_BIN          the perfsweep executable (set by the build step)
+#   PERFSWEEP_IN_<NAME>    one per action input (see action.yml and README "GitHub Action")
+# Exit status: perfsweep's, except that a regression fails the step only with fail-on-alert=true,
+# and "inconclusive" (4) or "improvement" (5) never fail it.
+set -euo pipefail
+set -f # no globbing anywhere: no value is ever expanded as a pattern
+
+die() { # usage error: names the input and what was expected. The message may quote a hostile
+  # value, so it is escaped as workflow-command data (%, CR, LF) and cannot start a new command.
+  local m=${1//'%'/%25}
+  m=${m//$'\r'/%0D}
+  m=${m//$'\n'/%0A}
+  printf '::error title=perfsweep action::%s\n' "$m" >&2
+  exit 2
+}
+
+bin=${PERFSWEEP_BIN:-}
+[ -n "$bin" ] || die "PERFSWEEP_BIN is empty: the build step did not produce a perfsweep binary"
+mode=${PERFSWEEP_IN_MODE:-investigate}
+
+# Which inputs each mode accepts. An input that is set but not accepted by the mode is an error
+# (better than silently ignoring it or handing perfsweep an option it will reject).
+declare -A accepts=(
+  [investigate]="config metric metric-regex direction history image test build repos ref gpus runtime
+                 mounts repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
+                 fail-on-alert comment-on-alert comment-key output-dir extra-args"
+  [demo]="output-dir extra-args"
+  [detect]="config metric direction history alert-threshold fail-on-alert extra-args"
+  [record]="config metric metric-regex direction history label benchmark-output extra-args"
+  [run]="config metric metric-regex direction history image test gpus runtime mounts repeats timeout
+         label date extra-args"
+)
+[ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, setup"
+
+# Every input the action knows, with the env variable that carries it.
+all_inputs=(config metric metric-regex direction history image test build repos ref gpus runtime mounts
+            repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
+            fail-on-alert comment-on-alert comment-key output-dir label date benchmark-output
+            extra-args)
+get() { # get INPUT: sets REPLY to the input's value (metric-regex -> $PERFSWEEP_IN_METRIC_REGEX)
+  local n=${1//-/_}
+  n="PERFSWEEP_IN_${n^^}"
+  REPLY=${!n:-}
+}
+is_accepted() {
+  local w
+  for w in ${accepts[$mode]}; do [ "$w" = "$1" ] && return 0; done
+  return 1
+}
+for name in "${all_inputs[@]}"; do
+  get "$name"
+  v=$REPLY
+  case "$name" in fail-on-alert | comment-on-alert) [ "$v" != false ] || v="" ;; esac # false = unset
+  if [ -n "$v" ] && ! is_accepted "$name"; then
+    die "input '$name' is set but mode '$mode' does not use it (mode '$mode' takes: $(tr -s ' \n' '  ' <<<"${accepts[$mode]}"))"
+  fi
+done
+
+args=()
+opt() { # opt INPUT FLAG: append "FLAG=value" as one word when the input is non-empty
+  local val
+  get "$1"
+  val=$REPLY
+  [ -z "$val" ] || args+=("$2=$val")
+}
+bool() { # bool INPUT: sets REPLY to true, false or '' after validating
+  get "$1"
+  case "$REPLY" in
+    true | false | "") ;;
+    *) die "input '$1' is '$REPLY'; expected true or false" ;;
+  esac
+}
+lines() { # lines INPUT [FLAG]: per non-blank line one word, "FLAG=line" or (no FLAG) the line itself
+  local val line
+  get "$1"
+  val=$REPLY
+  [ -n "$val" ] || return 0
+  while IFS= read -r line || [ -n "$line" ]; do
+    line=${line%$'\r'}
+    [[ "$line" =~ ^[[:space:]]*$ ]] && continue
+    line=${line#"${line%%[![:space:]]*}"} # trim leading blanks (YAML block indentation)
+    line=${line%"${line##*[![:space:]]}"} # and trailing ones
+    if [ -n "${2:-}" ]; then args+=("$2=$line"); else args+=("$line"); fi
+  done <<<"$val"
+}
+
+# alert-threshold: github-action-benchmark writes "200%"; perfsweep's --threshold is a relative
+# fraction. Accept "N%" (converted to N/100) or a plain fraction; anything else is an error.
+get alert-threshold
+threshold=$REPLY
+if [ -n "$threshold" ]; then
+  if [[ "$threshold" =~ ^([0-9]+(\.[0-9]+)?)%$ ]]; then
+    threshold=$(awk -v p="${BASH_REMATCH[1]}" 'BEGIN { printf "%.6g", p / 100 }')
+  elif ! [[ "$threshold" =~ ^[0-9]*\.?[0-9]+$ ]]; then
+    die "input 'alert-threshold' is '$threshold'; expected a percentage like '5%' or a fraction like '0.05'"
+  fi
+fi
+
+# Validate the inputs whose shape we know, so the error names the action input.
+for name in repeats max-runs; do
+  get "$name"
+  v=$REPLY
+  [ -z "$v" ] || [[ "$v" =~ ^[0-9]+$ ]] || die "input '$name' is '$v'; expected a non-negative integer"
+done
+get timeout
+v=$REPLY
+[ -z "$v" ] || [[ "$v" =~ ^[0-9]+[smh]?$ ]] || die "input 'timeout' is '$v'; expected a duration like 600, 600s, 10m or 2h"
+get gpus
+v=$REPLY
+[ -z "$v" ] || [[ "$v" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "input 'gpus' is '$v'; expected a comma-separated list of GPU indices like 0,1,2,3"
+
+bool fail-on-alert
+fail_on_alert=$REPLY
+bool comment-on-alert
+comment_on_alert=$REPLY
+
+opt config --config # a main-app option (CLI11 reads config files there): before the subcommand
+args+=("$mode")
+opt metric --metric
+opt metric-regex --metric-regex
+opt direction --direction
+opt history --history
+opt runtime --runtime
+opt image --image
+opt test --test
+opt build --build
+lines repos --repo
+lines mounts --mount
+opt ref --ref
+opt gpus --gpus
+opt repeats --repeats
+opt timeout --timeout
+opt max-runs --max-runs
+opt from --from
+opt to --to
+opt step --step
+opt state-dir --state
+opt narrow --narrow
+opt strategy --strategy
+opt label --label
+opt date --date
+opt benchmark-output --output-file
+opt output-dir --output-dir
+opt comment-key --key
+[ -z "$threshold" ] || args+=("--threshold=$threshold")
+if [ "$mode" = investigate ]; then
+  [ "$fail_on_alert" != true ] || args+=("--fail-on-regression")
+  [ "$comment_on_alert" != true ] || args+=("--comment")
+fi
+lines extra-args # one argv word per line, verbatim (for flags this action has no input for)
+
+# Keep the action's own variables out of the environment of perfsweep and of the benchmark it
+# starts; the token stays in GITHUB_TOKEN, which perfsweep reads and never prints.
+while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^PERFSWEEP_IN_' || true)
+
+rc=0
+"$bin" "${args[@]}" || rc=$?
+if [ -n "${GITHUB_OUTPUT:-}" ]; then printf 'exit-code=%d\n' "$rc" >>"$GITHUB_OUTPUT"; fi
+case "$rc" in
+  1)
+    if [ "$mode" = detect ] && [ "$fail_on_alert" != true ]; then
+      echo "::warning title=perfsweep::regression detected (fail-on-alert is not true, so the step passes)"
+      rc=0
+    fi
+    ;;
+  4) echo "::notice title=perfsweep::inconclusive: too little data to decide"; rc=0 ;;
+  5) echo "::notice title=perfsweep::the latest level is a significant improvement"; rc=0 ;;
+esac
+exit "$rc"

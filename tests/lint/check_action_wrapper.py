@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Runs the action's scripts (action/run.sh, action/build.sh, action/cache-key.sh) for real with a
+fake perfsweep that records its argv (NUL-separated) and environment, and checks that hostile input
+values arrive as literal argv words and execute nothing. python3 stdlib only.
+
+Usage: check_action_wrapper.py [--root DIR] [--perfsweep PATH]
+With --perfsweep (ctest passes the built binary) and a `run` subcommand in it, the wrapper also runs
+the real `perfsweep run --runtime none` on a hostile template and label.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+FAKE = """#!/bin/sh
+# fake perfsweep: --version works; otherwise record argv and environment, exit with $FAKE_RC_FILE's code
+if [ "$1" = "--version" ]; then echo "perfsweep 0.0-fake"; exit 0; fi
+out=%(dir)s
+for a in "$@"; do printf '%%s\\0' "$a"; done > "$out/argv"
+env -0 > "$out/env"
+exit "$(cat "$out/rc" 2>/dev/null || echo 0)"
+"""
+
+HOSTILE = [
+    "$(touch {canary})",
+    "`touch {canary}`",
+    "; touch {canary} ;",
+    "a'b\"c",
+    "line1\nline2\n::set-output name=x::y",
+    "  spaced  value  ",
+    "*",
+    "--help",
+    "-rf",
+    "x=y=z",
+    "$HOME ${{ github.token }} %0A",
+]
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL", what)
+
+
+class Case:
+    def __init__(self, tmp):
+        self.tmp = tmp
+        self.fake = os.path.join(tmp, "perfsweep")
+        with open(self.fake, "w") as fh:
+            fh.write(FAKE % {"dir": tmp})
+        os.chmod(self.fake, 0o755)
+        self.canary = os.path.join(tmp, "canary")
+
+    def run(self, inputs, rc=0, script="run.sh", extra_env=None):
+        for f in ("argv", "env", "output"):
+            p = os.path.join(self.tmp, f)
+            if os.path.exists(p):
+                os.remove(p)
+        with open(os.path.join(self.tmp, "rc"), "w") as fh:
+            fh.write(str(rc))
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.tmp,
+               "PERFSWEEP_BIN": self.fake, "GITHUB_OUTPUT": os.path.join(self.tmp, "output"),
+               "GITHUB_TOKEN": "ghs_secret_token_value"}
+        for k, v in inputs.items():
+            env["PERFSWEEP_IN_" + k.upper().replace("-", "_")] = v
+        env.update(extra_env or {})
+        p = subprocess.run(["bash", os.path.join(ROOT, "action", script)], env=env,
+                           capture_output=True, text=True, cwd=self.tmp, timeout=60)
+        return p
+
+    def argv(self):
+        with open(os.path.join(self.tmp, "argv"), "rb") as fh:
+            data = fh.read()
+        return [w.decode() for w in data.split(b"\0")[:-1]]
+
+    def env(self):
+        with open(os.path.join(self.tmp, "env"), "rb") as fh:
+            pairs = [e.decode().split("=", 1) for e in fh.read().split(b"\0") if e]
+        return dict(p for p in pairs if len(p) == 2)
+
+    def output(self):
+        p = os.path.join(self.tmp, "output")
+        return open(p).read() if os.path.exists(p) else ""
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        c = Case(tmp)
+        hostile = [h.replace("{canary}", c.canary) for h in HOSTILE]
+
+        # 1. Every hostile value arrives as exactly one literal word, for several inputs at once.
+        for i, h in enumerate(hostile):
+            p = c.run({"mode": "investigate", "test": h, "image": h, "build": h, "history": h,
+                       "metric": h, "from": h, "extra-args": h.replace("\n", " ")})
+            check(p.returncode == 0, f"hostile #{i}: rc {p.returncode}, stderr {p.stderr!r}")
+            if p.returncode != 0:
+                continue
+            argv = c.argv()
+            # only the first line of a multi-line value is trimmed by extra-args; others verbatim
+            expected = ["investigate", "--metric=" + h, "--history=" + h, "--image=" + h,
+                        "--test=" + h, "--build=" + h, "--from=" + h,
+                        h.replace("\n", " ").strip()]
+            check(argv == expected, f"hostile #{i}: argv {argv!r} != {expected!r}")
+            check(not os.path.exists(c.canary), f"hostile #{i}: the canary file was created")
+
+        # 2. repos: one --repo word per non-blank line, trimmed; optional flags only when set.
+        p = c.run({"mode": "investigate", "repos": "  jax=/src/jax\n\n  xla=/src/x la  \n",
+                   "mounts": "/w s/examples/jax:/bench:ro\n",
+                   "alert-threshold": "5%", "fail-on-alert": "true", "comment-on-alert": "true",
+                   "state-dir": "/state dir", "gpus": "0,1,2,3", "extra-args": "--any-parent\n--max-time=2h"})
+        check(p.returncode == 0, f"repos: rc {p.returncode} {p.stderr!r}")
+        check(c.argv() == ["investigate", "--repo=jax=/src/jax", "--repo=xla=/src/x la",
+                           "--mount=/w s/examples/jax:/bench:ro", "--gpus=0,1,2,3", "--state=/state dir", "--threshold=0.05",
+                           "--fail-on-regression", "--comment", "--any-parent", "--max-time=2h"],
+              f"repos/threshold argv {c.argv()!r}")
+        check("exit-code=0\n" in c.output(), f"exit-code output missing: {c.output()!r}")
+
+        # 2b. --config is a main-app option (CLI11 2.1 reads config files there only): it comes
+        #     before the subcommand word.
+        p = c.run({"mode": "investigate", "config": "cfg dir/perfsweep.toml", "metric": "MLUPS"})
+        check(p.returncode == 0 and c.argv() == ["--config=cfg dir/perfsweep.toml", "investigate",
+                                                 "--metric=MLUPS"], f"config argv {c.argv()!r}")
+
+        # 3. Nothing set -> just the mode word; inputs stay out of perfsweep's environment, the
+        #    token is in GITHUB_TOKEN and never on the command line.
+        p = c.run({"mode": "demo", "test": ""})
+        check(p.returncode == 0 and c.argv() == ["demo"], f"demo argv {p.returncode} {c.argv() if p.returncode == 0 else p.stderr}")
+        p = c.run({"mode": "investigate", "metric": "MLUPS"})
+        env = c.env()
+        check(not [k for k in env if k.startswith("PERFSWEEP_IN_")], "PERFSWEEP_IN_* leaked into perfsweep's environment")
+        check(env.get("GITHUB_TOKEN") == "ghs_secret_token_value", "GITHUB_TOKEN not passed through")
+        check(all("ghs_secret" not in w for w in c.argv()), "token on the command line")
+        check("ghs_secret" not in p.stdout + p.stderr, "token printed")
+
+        # 4. Usage errors: exit 2, message names the input, a hostile value cannot start a
+        #    workflow command on a new line; perfsweep is not started.
+        for inputs, name in (({"mode": "x\n::add-mask::y"}, "'mode'"),
+                             ({"mode": "demo", "image": "img"}, "'image'"),
+                             ({"mode": "investigate", "alert-threshold": "$(id)"}, "'alert-threshold'"),
+                             ({"mode": "investigate", "gpus": "0;1"}, "'gpus'"),
+                             ({"mode": "investigate", "repeats": "-1"}, "'repeats'"),
+                             ({"mode": "investigate", "fail-on-alert": "yes"}, "'fail-on-alert'")):
+            p = c.run(inputs)
+            check(p.returncode == 2, f"{inputs}: rc {p.returncode}, expected 2")
+            check(name in p.stderr, f"{inputs}: stderr {p.stderr!r} does not name {name}")
+            lines = [ln for ln in p.stderr.splitlines() if ln.startswith("::")]
+            check(len(lines) == 1, f"{inputs}: {len(lines)} workflow-command lines: {p.stderr!r}")
+            check(not os.path.exists(os.path.join(tmp, "argv")), f"{inputs}: perfsweep ran")
+
+        # 5. Exit codes: detect's regression fails only with fail-on-alert; 4/5 never fail; 2/3 do.
+        for inputs, rc, want in (({"mode": "detect"}, 1, 0), ({"mode": "detect", "fail-on-alert": "true"}, 1, 1),
+                                 ({"mode": "detect"}, 4, 0), ({"mode": "detect"}, 5, 0),
+                                 ({"mode": "investigate"}, 1, 1), ({"mode": "investigate"}, 3, 3),
+                                 ({"mode": "run"}, 2, 2)):
+            p = c.run(inputs, rc=rc)
+            check(p.returncode == want, f"{inputs} perfsweep rc {rc}: step rc {p.returncode}, expected {want}")
+            check(f"exit-code={rc}\n" in c.output(), f"{inputs} rc {rc}: output {c.output()!r}")
+
+        # 6. build.sh with a prebuilt binary; a path that is not a working binary is refused.
+        p = c.run({"perfsweep-path": c.fake}, script="build.sh")
+        check(p.returncode == 0 and c.output() == f"path={c.fake}\n", f"build.sh prebuilt: {p.returncode} {c.output()!r} {p.stderr!r}")
+        p = c.run({"perfsweep-path": c.fake + "\n::add-mask::x"}, script="build.sh")
+        check(p.returncode == 2 and c.output() == "", f"build.sh bad path: {p.returncode} {c.output()!r}")
+
+        # 7. cache-key.sh: deterministic, changes with the sources, safe characters only.
+        def key(root):
+            out = os.path.join(tmp, "output")
+            if os.path.exists(out):
+                os.remove(out)
+            p = c.run({}, script="cache-key.sh", extra_env={"PERFSWEEP_ACTION_PATH": root})
+            check(p.returncode == 0, f"cache-key rc {p.returncode} {p.stderr!r}")
+            return c.output()
+        src = os.path.join(tmp, "src-copy")
+        os.makedirs(src)
+        for d in ("src", "action"):
+            subprocess.run(["cp", "-r", os.path.join(ROOT, d), src], check=True)
+        subprocess.run(["cp", os.path.join(ROOT, "CMakeLists.txt"), src], check=True)
+        k1, k2 = key(src), key(src)
+        check(k1 == k2 and k1.startswith("key=perfsweep-bin-"), f"cache key not deterministic: {k1!r} {k2!r}")
+        check(all(ch.isalnum() or ch in "._-=\n" for ch in k1), f"cache key has odd characters: {k1!r}")
+        with open(os.path.join(src, "src", "util", "strings.cpp"), "a") as fh:
+            fh.write("// changed\n")
+        check(key(src) != k1, "cache key did not change with the sources")
+
+        # 8. With the real perfsweep (--perfsweep PATH, from ctest): `run` through the wrapper,
+        #    a hostile test template and label; CLI11 reads the --flag=value words literally.
+        real = REAL_PERFSWEEP
+        probe = subprocess.run([real, "run", "--help"], capture_output=True, text=True) if real else None
+        if probe is not None and probe.returncode == 0 and "--runtime" in probe.stdout:
+            bench = os.path.join(tmp, "bench.sh")
+            with open(bench, "w") as fh:
+                fh.write('#!/bin/sh\necho "args: $*"\necho "MLUPS: 577.3"\n')
+            label = "-weird label;`touch " + c.canary + "`"
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": tmp,
+                   "PERFSWEEP_BIN": real, "PERFSWEEP_IN_MODE": "run", "PERFSWEEP_IN_RUNTIME": "none",
+                   "PERFSWEEP_IN_TEST": f"sh {bench} -x $(touch {c.canary})",
+                   "PERFSWEEP_IN_LABEL": label, "PERFSWEEP_IN_REPEATS": "2",
+                   "PERFSWEEP_IN_METRIC": "MLUPS", "PERFSWEEP_IN_EXTRA_ARGS": "--json"}
+            p = subprocess.run(["bash", os.path.join(ROOT, "action", "run.sh")], env=env, cwd=tmp,
+                               capture_output=True, text=True, timeout=120)
+            check(p.returncode == 0, f"real run: rc {p.returncode} {p.stderr[-1000:]!r}")
+            import json
+            try:
+                m = json.loads(p.stdout.strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                m = {}
+            check(m.get("status") == "ok" and m.get("values") == [577.3, 577.3] and
+                  m.get("label") == label, f"real run: measurement {p.stdout[-1000:]!r}")
+            check(not os.path.exists(c.canary), "real run: the canary file was created")
+        else:
+            print("check_action_wrapper: no perfsweep with a `run` subcommand given; the real-binary "
+                  "check is skipped")
+
+    print("check_action_wrapper:", "failed" if failures else "ok", f"({len(failures)} failures)")
+    return 1 if failures else 0
+
+
+REAL_PERFSWEEP = ""
+
+if __name__ == "__main__":
+    if "--root" in sys.argv:
+        ROOT = os.path.abspath(sys.argv[sys.argv.index("--root") + 1])
+    if "--perfsweep" in sys.argv:
+        REAL_PERFSWEEP = os.path.abspath(sys.argv[sys.argv.index("--perfsweep") + 1])
+    sys.exit(main())

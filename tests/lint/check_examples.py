@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Checks the example benchmark's entry points without a GPU (python3 stdlib only):
+  - examples/jax/test.sh passes N, STEPS (default 256 200) and extra flags to mlups_lbm.py as argv
+    words and passes its exit code through (a fake python3 on PATH records argv);
+  - mlups_lbm.py answers --help and rejects bad arguments (exit 2) without numpy/JAX installed;
+  - where JAX is installed, a tiny CPU run prints `MLUPS: <n>` and passes its physics checks;
+  - the issue-annotation workflow's body parser (its real run: script) passes only validated
+    dates, metric and threshold, and refuses everything else.
+Usage: check_examples.py [--root DIR]
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if "--root" in sys.argv:
+    ROOT = os.path.abspath(sys.argv[sys.argv.index("--root") + 1])
+JAX_DIR = os.path.join(ROOT, "examples", "jax")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL", what)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    fake = os.path.join(tmp, "python3")
+    with open(fake, "w") as fh:
+        fh.write('#!/bin/sh\nfor a in "$@"; do printf \'%s\\0\' "$a"; done > "$FAKE_OUT"\n'
+                 'exit "${FAKE_RC:-0}"\n')
+    os.chmod(fake, 0o755)
+    out = os.path.join(tmp, "argv")
+    env = dict(os.environ, PATH=tmp + os.pathsep + os.environ.get("PATH", ""), FAKE_OUT=out)
+    script = os.path.join(JAX_DIR, "mlups_lbm.py")
+    for args, rc, expected in (([], 0, [script, "256", "200"]),
+                               (["64", "10", "--layout", "aos", "$(touch x)"], 0,
+                                [script, "64", "10", "--layout", "aos", "$(touch x)"]),
+                               (["32"], 7, [script, "32", "200"])):
+        p = subprocess.run(["bash", os.path.join(JAX_DIR, "test.sh"), *args], cwd=tmp,
+                           env=dict(env, FAKE_RC=str(rc)), capture_output=True, text=True,
+                           timeout=60)
+        check(p.returncode == rc, f"test.sh {args}: exit {p.returncode}, expected {rc}")
+        with open(out, "rb") as fh:
+            got = [w.decode() for w in fh.read().split(b"\0")[:-1]]
+        check(got == expected, f"test.sh {args}: argv {got} != {expected}")
+        check(not os.path.exists(os.path.join(tmp, "x")), f"test.sh {args}: executed a value")
+
+real = [sys.executable, os.path.join(JAX_DIR, "mlups_lbm.py")]
+p = subprocess.run(real + ["--help"], capture_output=True, text=True, timeout=60)
+check(p.returncode == 0 and "MLUPS" in p.stdout, f"--help: exit {p.returncode} {p.stderr!r}")
+for bad in (["0", "10"], ["16"], ["16", "10", "--omega", "2.5"], ["16", "10", "--dtype", "int8"],
+            ["16", "ten"]):
+    p = subprocess.run(real + bad, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 2, f"args {bad}: exit {p.returncode}, expected 2 (usage)")
+
+try:
+    import jax  # noqa: F401
+    have_jax = True
+except ImportError:
+    have_jax = False
+if have_jax:
+    p = subprocess.run(real + ["16", "50", "--repeats", "2"], capture_output=True, text=True,
+                       timeout=300, env=dict(os.environ, JAX_PLATFORMS="cpu"))
+    check(p.returncode == 0, f"tiny CPU run: exit {p.returncode} {p.stderr[-2000:]!r}")
+    check(len(re.findall(r"^MLUPS: \d+\.\d+$", p.stdout, re.M)) == 2, f"MLUPS lines: {p.stdout!r}")
+    check("physics check: ok" in p.stdout, "physics check not ok")
+else:
+    print("check_examples: JAX not installed; the tiny CPU run is skipped (run on a GPU host)")
+
+# The issue-annotation workflow's parser step, run for real (bash + python3) on hostile bodies:
+# only validated from/to/metric/threshold reach GITHUB_OUTPUT; anything else fails the step.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_workflows  # noqa: E402
+
+with open(os.path.join(ROOT, "examples", "workflows", "issue-annotate.yml"), encoding="utf-8") as fh:
+    wf = check_workflows.plain(check_workflows.load(fh.read()))
+parse = [s for s in wf["jobs"]["annotate"]["steps"] if s.get("id") == "parse"][0]
+check(set(parse["env"]) == {"ISSUE_BODY"} and "${{" not in parse["run"], "parse step shape")
+fence = "```"
+good = f"Slower since August.\n\n{fence}perfsweep\nfrom: 2023-08-01\nto: 2023-09-30\nmetric: MLUPS\nthreshold: 2%\n{fence}\n"
+cases = [
+    (good, 0, "from=2023-08-01\nto=2023-09-30\nmetric=MLUPS\nthreshold=2%\n"),
+    (good.replace("\n", "\r\n"), 0, "from=2023-08-01\nto=2023-09-30\nmetric=MLUPS\nthreshold=2%\n"),
+    ("no block at all", 1, ""),
+    (good.replace("metric: MLUPS", "test: rm -rf /"), 1, ""),
+    (good.replace("metric: MLUPS", "image: evil:latest"), 1, ""),
+    (good.replace("2023-09-30", "2023-09-30\n::set-output name=x::y"), 1, ""),
+    (good.replace("2023-09-30", "2023-09-30; touch CANARY"), 1, ""),
+    (good.replace("2023-09-30", "$(touch CANARY)"), 1, ""),
+    (good.replace("2023-09-30", "2023-02-30"), 1, ""),
+    (good.replace("2023-08-01", "2023-10-01"), 1, ""),
+    (good.replace("MLUPS", "MLUPS\nmetric: other"), 1, ""),
+    (good.replace("threshold: 2%", "threshold: 2%`id`"), 1, ""),
+]
+with tempfile.TemporaryDirectory() as tmp:
+    for i, (body, rc, expected) in enumerate(cases):
+        out = os.path.join(tmp, "output")
+        open(out, "w").close()
+        p = subprocess.run(["bash", "-e", "-c", parse["run"]], cwd=tmp, capture_output=True,
+                           text=True, timeout=60,
+                           env=dict(os.environ, ISSUE_BODY=body, GITHUB_OUTPUT=out))
+        check((p.returncode != 0) == (rc != 0), f"issue body #{i}: exit {p.returncode} {p.stderr!r}")
+        check(open(out).read() == expected, f"issue body #{i}: output {open(out).read()!r}")
+        check(not os.path.exists(os.path.join(tmp, "CANARY")), f"issue body #{i}: executed")
+        check(all(not ln.startswith("::") or ln.startswith("::error::") for ln in
+                  (p.stdout + p.stderr).splitlines()), f"issue body #{i}: workflow command leaked")
+
+print("check_examples:", "failed" if failures else "ok", f"({len(failures)} failures)")
+sys.exit(1 if failures else 0)
