@@ -74,8 +74,17 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
     f[0] = -penalty;
     // Candidate starts of the last segment, structure of arrays for a tight inner loop. A pruned
     // candidate gets an infinite F (so it is never chosen) and is compacted away now and then.
+    //
+    // Pruning is functional (FPOP-style) and exact. As a function of the last segment's level mu,
+    // candidate s costs Q_s(mu) = F(s) + SSE(s..t) + len * (mu - mean)^2 (+ penalty). A segment
+    // starting at t costs F(t) (+ penalty) at every mu, and from then on both grow by the same
+    // terms, so s can only win for the mu where Q_s(mu) <= F(t): an interval around the segment
+    // mean of half-width sqrt((F(t) - F(s) - SSE) / len). Each candidate keeps the intersection of
+    // these intervals; once it is empty the candidate can never win again, for every end at
+    // which a segment may start at t (t + min_length on). (PELT is the special case of testing
+    // only whether the interval exists.) On stationary data this keeps few candidates alive.
     std::vector<std::size_t> c_start{0}, c_prune{never};
-    std::vector<double> c_len{0}, c_f{f[0]}, c_s1{0}, c_s2{0}, c_cost{inf};
+    std::vector<double> c_len{0}, c_f{f[0]}, c_s1{0}, c_s2{0}, c_cost{-inf}, c_lo{-inf}, c_hi{inf};
     double f_prev = inf; // f[t-1], for the deferred pruning test
     for (std::size_t t = min_length; t <= n; ++t) {
         if (t >= 2 * min_length && std::isfinite(f[t - min_length])) {
@@ -86,9 +95,11 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
             c_f.push_back(f[s]);
             c_s1.push_back(s1[s]);
             c_s2.push_back(s2[s]);
-            c_cost.push_back(-inf); // no cost at t-1 yet: never pruned on it
+            c_cost.push_back(-inf); // no cost at t-1 yet: nothing to prune on
+            c_lo.push_back(-inf);
+            c_hi.push_back(inf);
         }
-        if ((t & 63) == 0) { // compact pruned candidates, keeping the arrays aligned
+        if ((t & 15) == 0) { // compact pruned candidates, keeping the arrays aligned
             std::size_t w = 0;
             for (std::size_t r = 0; r < c_start.size(); ++r) {
                 if (c_f[r] == inf)
@@ -100,22 +111,35 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
                 c_s1[w] = c_s1[r];
                 c_s2[w] = c_s2[r];
                 c_cost[w] = c_cost[r];
+                c_lo[w] = c_lo[r];
+                c_hi[w] = c_hi[r];
                 ++w;
             }
-            for (auto* v : {&c_len, &c_f, &c_s1, &c_s2, &c_cost})
+            for (auto* v : {&c_len, &c_f, &c_s1, &c_s2, &c_cost, &c_lo, &c_hi})
                 v->resize(w);
             c_start.resize(w);
             c_prune.resize(w);
         }
         const double a_t = s1[t], b_t = s2[t], td = static_cast<double>(t);
+        const double a_prev = s1[t - 1];
         const std::size_t m = c_start.size();
         double best = inf;
         for (std::size_t r = 0; r < m; ++r) {
-            // PELT: if starting the last segment at s was already worse at t-1 than the optimum
-            // there (without the penalty), it stays worse for every end >= t-1 + min_length,
-            // where a segment may start at t-1. Ends in between are still evaluated: exact.
-            if (c_prune[r] == never && c_cost[r] > f_prev)
-                c_prune[r] = t - 1 + min_length;
+            // Deferred test at end t-1 (F(t-1) is known now); see the comment above.
+            if (c_prune[r] == never && c_cost[r] != -inf && std::isfinite(f_prev)) {
+                const double slack = f_prev - c_cost[r];
+                bool dead = slack < -1e-9 * (1 + std::fabs(f_prev));
+                if (!dead) {
+                    const double len = td - 1 - c_len[r];
+                    const double mean = (a_prev - c_s1[r]) / len;
+                    const double half = std::sqrt(std::max(slack, 0.0) / len) + 1e-9;
+                    c_lo[r] = std::max(c_lo[r], mean - half);
+                    c_hi[r] = std::min(c_hi[r], mean + half);
+                    dead = c_lo[r] > c_hi[r];
+                }
+                if (dead)
+                    c_prune[r] = t - 1 + min_length;
+            }
             if (c_prune[r] <= t)
                 c_f[r] = inf;
             const double a = a_t - c_s1[r];
