@@ -1,7 +1,6 @@
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <rapidjson/document.h>
 
 #include <algorithm>
@@ -18,8 +17,8 @@ std::string csv(int n, double level, int m, double level2) {
     std::string s = "label,value\n";
     for (int i = 0; i < n + m; ++i) {
         const double base = i < n ? level : level2;
-        s += "p" + std::to_string(100 + i) + "," + std::to_string(base * (1 + 0.001 * (i % 3 - 1))) +
-             "\n";
+        s += "p" + std::to_string(100 + i) + "," +
+             std::to_string(base * (1 + 0.001 * (i % 3 - 1))) + "\n";
     }
     return s;
 }
@@ -28,15 +27,31 @@ std::string csv(int n, double level, int m, double level2) {
 TEST_CASE("record --value and --output-file append to the history", "[cli][record]") {
     test::TempDir dir;
     const auto h = dir.file("h.jsonl");
-    auto r = test::run_perfsweep({"record", "--history", h, "--metric", "MLUPS", "--benchmark",
-                                  "MLUPS3d.py 256 200", "--label", "2023-08-24", "--value",
-                                  "577.3", "--value", "577.1", "--commit", "jax=abc123",
-                                  "--runner", "gpu=H200", "--image", "ghcr.io/nvidia/jax:nightly",
-                                  "--digest", "sha256:00"});
+    auto r = test::run_perfsweep({"record",
+                                  "--history",
+                                  h,
+                                  "--metric",
+                                  "MLUPS",
+                                  "--benchmark",
+                                  "MLUPS3d.py 256 200",
+                                  "--label",
+                                  "2023-08-24",
+                                  "--value",
+                                  "577.3",
+                                  "--value",
+                                  "577.1",
+                                  "--commit",
+                                  "jax=abc123",
+                                  "--runner",
+                                  "gpu=H200",
+                                  "--image",
+                                  "ghcr.io/nvidia/jax:nightly",
+                                  "--digest",
+                                  "sha256:00"});
     REQUIRE(r.exit_code == 0);
     test::write_file(dir.file("out.txt"), "step 1\n\x1b[1;32mMLUPS:\x1b[0m 540.5\nMLUPS: 541.5\n");
-    r = test::run_perfsweep({"record", "--history", h, "--metric", "MLUPS", "--label",
-                             "2023-08-25", "--output-file", dir.file("out.txt")});
+    r = test::run_perfsweep({"record", "--history", h, "--metric", "MLUPS", "--label", "2023-08-25",
+                             "--output-file", dir.file("out.txt")});
     REQUIRE(r.exit_code == 0);
     r = test::run_perfsweep({"record", "--history", h, "--metric", "MLUPS", "--label", "2023-08-26",
                              "--output-file", "-", "--match", "last"},
@@ -115,8 +130,8 @@ TEST_CASE("import then detect on the history, with JSON output and exit codes", 
     CHECK(test::run_perfsweep({"detect", "--history", h, "--direction", "lower"}).exit_code == 5);
     // A second metric makes the selection ambiguous until --metric picks one.
     test::write_file(dir.file("flat.csv"), csv(30, 10, 0, 0));
-    REQUIRE(test::run_perfsweep({"import", "--history", h, "--metric", "GB/s", "--benchmark",
-                                 "xlb", dir.file("flat.csv")})
+    REQUIRE(test::run_perfsweep({"import", "--history", h, "--metric", "GB/s", "--benchmark", "xlb",
+                                 dir.file("flat.csv")})
                 .exit_code == 0);
     r = test::run_perfsweep({"detect", "--history", h});
     CHECK(r.exit_code == 2);
@@ -126,8 +141,7 @@ TEST_CASE("import then detect on the history, with JSON output and exit codes", 
     CHECK_THAT(r.out, Catch::Contains("no_regression"));
     // Too little data.
     test::write_file(dir.file("short.csv"), "label,value\na,1\nb,2\n");
-    r = test::run_perfsweep(
-        {"detect", "--input", dir.file("short.csv"), "--metric", "MLUPS"});
+    r = test::run_perfsweep({"detect", "--input", dir.file("short.csv"), "--metric", "MLUPS"});
     CHECK(r.exit_code == 4);
     CHECK_THAT(r.out, Catch::Contains("inconclusive"));
 }
@@ -156,11 +170,11 @@ TEST_CASE("detect reads grep output and the shipped example directly", "[cli][de
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains("2023-08-24") && Catch::Contains("2023-07-12") &&
                           Catch::Contains("2023-08-16") && Catch::Contains("regression"));
-    r = test::run_perfsweep({"detect", "--input", k_example, "--metric", "MLUPS", "--threshold",
-                             "50%"});
+    r = test::run_perfsweep(
+        {"detect", "--input", k_example, "--metric", "MLUPS", "--threshold", "50%"});
     CHECK(r.exit_code == 0);
-    r = test::run_perfsweep({"detect", "--input", k_example, "--metric", "MLUPS", "--threshold",
-                             "-1"});
+    r = test::run_perfsweep(
+        {"detect", "--input", k_example, "--metric", "MLUPS", "--threshold", "-1"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("--threshold"));
     r = test::run_perfsweep({"detect", "--input", dir.file("missing.csv")});

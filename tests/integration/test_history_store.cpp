@@ -5,7 +5,6 @@
 #include "util/error.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <rapidjson/document.h>
 
 #include <fcntl.h>
@@ -163,10 +162,9 @@ TEST_CASE("github-action-benchmark data.js is imported", "[adapters][import]") {
 }
 
 TEST_CASE("malformed benchmark-action data names file and line", "[adapters][import]") {
-    CHECK_THROWS_WITH(
-        adapters::parse_benchmark_action("window.BENCHMARK_DATA = {\n\"entries\": {\n,}\n}",
-                                         "data.js", {}),
-        Catch::Contains("data.js:3"));
+    CHECK_THROWS_WITH(adapters::parse_benchmark_action(
+                          "window.BENCHMARK_DATA = {\n\"entries\": {\n,}\n}", "data.js", {}),
+                      Catch::Contains("data.js:3"));
     CHECK_THROWS_WITH(adapters::parse_benchmark_action("{\"entries\": {\"s\": [{\"benches\": "
                                                        "[]}]}}",
                                                        "d.json", {}),

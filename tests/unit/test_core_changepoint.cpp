@@ -37,9 +37,10 @@ double brute_force_optimum(const std::vector<double>& y, double sigma, double pe
         for (size_t s = 0; s + min_len <= t; ++s) {
             if (!std::isfinite(f[s]))
                 continue;
-            f[t] = std::min(f[t], f[s] + objective({y.begin() + static_cast<long>(s),
-                                                    y.begin() + static_cast<long>(t)},
-                                                   sigma, 0, {}) +
+            f[t] = std::min(f[t], f[s] +
+                                      objective({y.begin() + static_cast<long>(s),
+                                                 y.begin() + static_cast<long>(t)},
+                                                sigma, 0, {}) +
                                       penalty);
         }
     return f[n];
