@@ -15,7 +15,8 @@ std::vector<core::Measurement> read_measurements(const std::string& file,
     switch (f) {
     case core::ImportFormat::csv:
         if (defaults.metric.empty())
-            throw_usage(name + ": CSV has no metric name; pass --metric NAME (e.g. --metric MLUPS)");
+            throw_usage(name +
+                        ": CSV has no metric name; pass --metric NAME (e.g. --metric MLUPS)");
         out = core::parse_csv(text, name, defaults);
         break;
     case core::ImportFormat::grep:

@@ -68,8 +68,7 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
         core::Extraction ex = core::extract_metric(output, regex);
         if (ex.values.empty()) {
             m.status = core::Status::failed;
-            m.reason = (request.output_file == "-" ? std::string("stdin")
-                                                   : request.output_file) +
+            m.reason = (request.output_file == "-" ? std::string("stdin") : request.output_file) +
                        ": " + ex.reason;
         } else if (request.match == MatchPolicy::first) {
             m.values = {ex.values.front()};

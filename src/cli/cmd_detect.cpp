@@ -58,8 +58,8 @@ void add_detect(CLI::App& app, Context& ctx) {
         const app::DetectOutcome out = app::run_detect(req, a);
         for (const auto& w : out.warnings)
             a.progress->line("warning: " + w);
-        const std::string text = flags->json ? a.detect_to_json(out.result)
-                                             : report::render_detect_text(out.result);
+        const std::string text =
+            flags->json ? a.detect_to_json(out.result) : report::render_detect_text(out.result);
         std::fwrite(text.data(), 1, text.size(), stdout);
         ctx.exit_code = core::exit_code_for(out.result.verdict);
     });

@@ -61,9 +61,9 @@ void add_record(CLI::App& app, Context& ctx) {
         else
             throw_usage("--match '" + flags->match + "': expected all, first or last");
         const core::Measurement m = app::run_record(req, ctx.adapters);
-        std::printf("recorded %s %s: %s (%zu value%s) into %s\n", m.label.c_str(),
-                    m.metric.c_str(), std::string(core::to_string(m.status)).c_str(),
-                    m.values.size(), m.values.size() == 1 ? "" : "s", req.history.c_str());
+        std::printf("recorded %s %s: %s (%zu value%s) into %s\n", m.label.c_str(), m.metric.c_str(),
+                    std::string(core::to_string(m.status)).c_str(), m.values.size(),
+                    m.values.size() == 1 ? "" : "s", req.history.c_str());
         ctx.exit_code = exit_ok;
     });
 }

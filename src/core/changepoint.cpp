@@ -67,45 +67,95 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
         s1[i + 1] = s1[i] + z;
         s2[i + 1] = s2[i] + z * z;
     }
-    auto cost = [&](std::size_t s, std::size_t t) { // points s..t-1
-        const double a = s1[t] - s1[s];
-        return (s2[t] - s2[s]) - a * a / static_cast<double>(t - s);
-    };
     const double inf = std::numeric_limits<double>::infinity();
+    constexpr std::size_t never = std::numeric_limits<std::size_t>::max();
     std::vector<double> f(n + 1, inf);
     std::vector<std::size_t> prev(n + 1, 0);
     f[0] = -penalty;
-    struct Candidate {
-        std::size_t start;
-        std::size_t prune_from; // may be dropped for every end >= prune_from
-    };
-    std::vector<Candidate> cand{{0, std::numeric_limits<std::size_t>::max()}};
+    // Candidate starts of the last segment, structure of arrays for a tight inner loop. A pruned
+    // candidate gets an infinite F (so it is never chosen) and is compacted away now and then.
+    //
+    // Pruning is functional (FPOP-style) and exact. As a function of the last segment's level mu,
+    // candidate s costs Q_s(mu) = F(s) + SSE(s..t) + len * (mu - mean)^2 (+ penalty). A segment
+    // starting at t costs F(t) (+ penalty) at every mu, and from then on both grow by the same
+    // terms, so s can only win for the mu where Q_s(mu) <= F(t): an interval around the segment
+    // mean of half-width sqrt((F(t) - F(s) - SSE) / len). Each candidate keeps the intersection of
+    // these intervals; once it is empty the candidate can never win again, for every end at
+    // which a segment may start at t (t + min_length on). (PELT is the special case of testing
+    // only whether the interval exists.) On stationary data this keeps few candidates alive.
+    std::vector<std::size_t> c_start{0}, c_prune{never};
+    std::vector<double> c_len{0}, c_f{f[0]}, c_s1{0}, c_s2{0}, c_cost{-inf}, c_lo{-inf}, c_hi{inf};
+    double f_prev = inf; // f[t-1], for the deferred pruning test
     for (std::size_t t = min_length; t <= n; ++t) {
-        if (t >= 2 * min_length && std::isfinite(f[t - min_length]))
-            cand.push_back({t - min_length, std::numeric_limits<std::size_t>::max()});
-        double best = inf;
-        std::size_t arg = 0;
-        std::size_t w = 0;
-        for (std::size_t r = 0; r < cand.size(); ++r) {
-            if (cand[r].prune_from <= t)
-                continue; // pruned: can never start the last segment again
-            cand[w++] = cand[r];
-            const double v = f[cand[r].start] + cost(cand[r].start, t) + penalty;
-            if (v < best) {
-                best = v;
-                arg = cand[r].start;
-            }
+        if (t >= 2 * min_length && std::isfinite(f[t - min_length])) {
+            const std::size_t s = t - min_length;
+            c_start.push_back(s);
+            c_prune.push_back(never);
+            c_len.push_back(static_cast<double>(s));
+            c_f.push_back(f[s]);
+            c_s1.push_back(s1[s]);
+            c_s2.push_back(s2[s]);
+            c_cost.push_back(-inf); // no cost at t-1 yet: nothing to prune on
+            c_lo.push_back(-inf);
+            c_hi.push_back(inf);
         }
-        cand.resize(w);
-        f[t] = best;
+        if ((t & 15) == 0) { // compact pruned candidates, keeping the arrays aligned
+            std::size_t w = 0;
+            for (std::size_t r = 0; r < c_start.size(); ++r) {
+                if (c_f[r] == inf)
+                    continue;
+                c_start[w] = c_start[r];
+                c_prune[w] = c_prune[r];
+                c_len[w] = c_len[r];
+                c_f[w] = c_f[r];
+                c_s1[w] = c_s1[r];
+                c_s2[w] = c_s2[r];
+                c_cost[w] = c_cost[r];
+                c_lo[w] = c_lo[r];
+                c_hi[w] = c_hi[r];
+                ++w;
+            }
+            for (auto* v : {&c_len, &c_f, &c_s1, &c_s2, &c_cost, &c_lo, &c_hi})
+                v->resize(w);
+            c_start.resize(w);
+            c_prune.resize(w);
+        }
+        const double a_t = s1[t], b_t = s2[t], td = static_cast<double>(t);
+        const double a_prev = s1[t - 1];
+        const std::size_t m = c_start.size();
+        double best = inf;
+        for (std::size_t r = 0; r < m; ++r) {
+            // Deferred test at end t-1 (F(t-1) is known now); see the comment above.
+            if (c_prune[r] == never && c_cost[r] != -inf && std::isfinite(f_prev)) {
+                const double slack = f_prev - c_cost[r];
+                bool dead = slack < -1e-9 * (1 + std::fabs(f_prev));
+                if (!dead) {
+                    const double len = td - 1 - c_len[r];
+                    const double mean = (a_prev - c_s1[r]) / len;
+                    const double half = std::sqrt(std::max(slack, 0.0) / len) + 1e-9;
+                    c_lo[r] = std::max(c_lo[r], mean - half);
+                    c_hi[r] = std::min(c_hi[r], mean + half);
+                    dead = c_lo[r] > c_hi[r];
+                }
+                if (dead)
+                    c_prune[r] = t - 1 + min_length;
+            }
+            if (c_prune[r] <= t)
+                c_f[r] = inf;
+            const double a = a_t - c_s1[r];
+            const double c = c_f[r] + (b_t - c_s2[r]) - a * a / (td - c_len[r]);
+            c_cost[r] = c;
+            best = c < best ? c : best;
+        }
+        std::size_t arg = 0;
+        for (std::size_t r = 0; r < m; ++r)
+            if (c_cost[r] == best) {
+                arg = c_start[r];
+                break;
+            }
+        f[t] = best + penalty;
         prev[t] = arg;
-        // PELT: if starting the last segment at s is already worse than the optimum at t (without
-        // the penalty), it stays worse for every end >= t + min_length, where a segment may start
-        // at t. Ends in between are still evaluated, so the fit stays exact.
-        for (auto& c : cand)
-            if (c.prune_from == std::numeric_limits<std::size_t>::max() &&
-                f[c.start] + cost(c.start, t) > f[t])
-                c.prune_from = t + min_length;
+        f_prev = f[t];
     }
     std::vector<std::size_t> starts;
     for (std::size_t t = n; t > 0;) {

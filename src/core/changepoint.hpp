@@ -1,6 +1,6 @@
 #pragma once
 // Change points in a series of per-point levels: robust noise scale, single-outlier filter and an
-// exact penalised least-squares step fit (optimal partitioning with PELT pruning). Pure.
+// exact penalised least-squares step fit (optimal partitioning with functional pruning). Pure.
 
 #include <cstddef>
 #include <vector>
@@ -20,7 +20,8 @@ std::vector<double> filter_single_outliers(const std::vector<double>& y, double 
 
 /// Exact minimiser of  sum over segments of SSE(segment) / sigma^2  +  penalty * (#segments - 1)
 /// with every segment at least `min_length` points long. Returns the index of the first point of
-/// every segment after the first (ascending). O(n) to O(n^2) with PELT pruning; deterministic.
+/// every segment after the first (ascending). Exact; functional (FPOP-style) pruning keeps it near
+/// O(n log n) in practice (O(n^2) worst case). Deterministic.
 std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, double penalty,
                                    std::size_t min_length = 2);
 

@@ -181,8 +181,7 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
                 worst = j;
                 worst_p = p;
                 by_p = true;
-            } else if (!by_p && std::fabs(rel) < options.threshold &&
-                       std::fabs(rel) < worst_rel) {
+            } else if (!by_p && std::fabs(rel) < options.threshold && std::fabs(rel) < worst_rel) {
                 worst = j;
                 worst_rel = std::fabs(rel);
             }
@@ -194,7 +193,8 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
 
     for (std::size_t j = 0; j + 1 < bounds.size(); ++j)
         r.segments.push_back({labels[bounds[j]], labels[bounds[j + 1] - 1],
-                              bounds[j + 1] - bounds[j], slice_median(yf, bounds[j], bounds[j + 1])});
+                              bounds[j + 1] - bounds[j],
+                              slice_median(yf, bounds[j], bounds[j + 1])});
     for (std::size_t j = 1; j + 1 < bounds.size(); ++j) {
         auto [p, rel] = evaluate(j);
         ChangePoint cp;
@@ -213,19 +213,18 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
     const Segment& last = r.segments.back();
     if (!r.change_points.empty()) {
         const ChangePoint& cp = r.change_points.back();
-        r.verdict =
-            cp.kind == ChangeKind::regression ? Verdict::regression : Verdict::improvement;
-        r.reason = "the latest level " + number(cp.new_level) + " is " +
-                   percent(cp.relative_change) + " from " + number(cp.old_level) + " since " +
-                   cp.first_after + " (last before: " + cp.last_before +
-                   ", p " + (cp.p_value < 1e-6 ? std::string("< 1e-6")
-                                               : "= " + util::format_fixed(cp.p_value, 6)) +
-                   ")";
+        r.verdict = cp.kind == ChangeKind::regression ? Verdict::regression : Verdict::improvement;
+        r.reason =
+            "the latest level " + number(cp.new_level) + " is " + percent(cp.relative_change) +
+            " from " + number(cp.old_level) + " since " + cp.first_after +
+            " (last before: " + cp.last_before + ", p " +
+            (cp.p_value < 1e-6 ? std::string("< 1e-6") : "= " + util::format_fixed(cp.p_value, 6)) +
+            ")";
     } else {
         r.verdict = Verdict::no_regression;
-        r.reason = "no level shift of at least " + percent(options.threshold).substr(1) +
-                   " over " + std::to_string(n) + " points (level " + number(last.level) +
-                   ", noise " + percent(r.relative_noise).substr(1) + ")";
+        r.reason = "no level shift of at least " + percent(options.threshold).substr(1) + " over " +
+                   std::to_string(n) + " points (level " + number(last.level) + ", noise " +
+                   percent(r.relative_noise).substr(1) + ")";
     }
     // The newest point alone can be an outlier or the first point of a new level; say so.
     if (replaced[n - 1] && r.verdict == Verdict::no_regression) {

@@ -18,7 +18,7 @@ struct DetectOptions {
     double penalty_factor = 5.0; ///< penalty per change point = factor * ln(n) noise variances
     double outlier_k = 4.0;      ///< a lone point further than k noise scales is an outlier
     std::size_t min_points = 4;  ///< fewer ok points than this: inconclusive
-    double dof_factor = 0.3; ///< effective degrees of freedom of the noise scale per point
+    double dof_factor = 0.3;     ///< effective degrees of freedom of the noise scale per point
 };
 
 /// Whether a change is for the worse or the better, given the metric's direction.
@@ -60,11 +60,11 @@ struct DetectResult {
     std::string unit;
     Direction direction = Direction::higher_is_better;
     Verdict verdict = Verdict::inconclusive;
-    std::string reason;        ///< one sentence explaining the verdict
-    double threshold = 0.02;   ///< the threshold used
-    std::size_t points = 0;    ///< ok points used
-    double noise = 0;          ///< estimated noise of one point, in the metric's unit
-    double relative_noise = 0; ///< noise / |median level|
+    std::string reason;                ///< one sentence explaining the verdict
+    double threshold = 0.02;           ///< the threshold used
+    std::size_t points = 0;            ///< ok points used
+    double noise = 0;                  ///< estimated noise of one point, in the metric's unit
+    double relative_noise = 0;         ///< noise / |median level|
     std::vector<std::string> outliers; ///< labels of lone outliers left out of the step fit
     std::vector<ChangePoint> change_points;
     std::vector<Segment> segments;

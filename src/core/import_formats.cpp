@@ -115,8 +115,9 @@ std::vector<Measurement> parse_csv(std::string_view text, const std::string& fil
             throw_usage(where(file, 1) + ": column '" + name + "' appears twice");
     }
     if (!col.count("label") || !col.count("value"))
-        throw_usage(where(file, 1) + ": the CSV header must name the columns 'label' and "
-                                     "'value' (got '" +
+        throw_usage(where(file, 1) +
+                    ": the CSV header must name the columns 'label' and "
+                    "'value' (got '" +
                     lines.front() + "')");
     std::vector<Measurement> out;
     for (std::size_t ln = 1; ln < lines.size(); ++ln) {
@@ -205,9 +206,9 @@ std::vector<Measurement> parse_grep(std::string_view text, const std::string& fi
             m.values.push_back(*v);
         } else {
             m.status = Status::failed;
-            m.reason = after.empty() ? "no number after " + metric
-                                     : "no number after " + metric + ": '" + after.substr(0, 80) +
-                                           "'";
+            m.reason = after.empty()
+                           ? "no number after " + metric
+                           : "no number after " + metric + ": '" + after.substr(0, 80) + "'";
         }
         out.push_back(std::move(m));
     }

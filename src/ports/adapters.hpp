@@ -26,7 +26,8 @@ struct Adapters {
     DemoWorldMaker* demo_world = nullptr;
     /// Open the history named by `spec` ("path.jsonl", "git:BRANCH", ...). Throws on a bad spec.
     std::function<std::unique_ptr<HistoryStore>(const std::string& spec)> open_history;
-    /// Parse a JSON-based import (benchmark-action or jsonl) read from `file`; errors name file:line.
+    /// Parse a JSON-based import (benchmark-action or jsonl) read from `file`; errors name
+    /// file:line.
     std::function<std::vector<core::Measurement>(const std::string& text, const std::string& file,
                                                  core::ImportFormat format,
                                                  const core::ImportDefaults& defaults)>

@@ -30,8 +30,8 @@ std::string render_detect_text(const core::DetectResult& r) {
     if (!r.benchmark.empty())
         name = r.benchmark + " / " + r.metric;
     out += name + " (" + std::string(core::to_string(r.direction)) + " is better" +
-           (r.unit.empty() ? "" : ", unit " + r.unit) + "): " +
-           std::string(core::to_string(r.verdict)) + "\n";
+           (r.unit.empty() ? "" : ", unit " + r.unit) +
+           "): " + std::string(core::to_string(r.verdict)) + "\n";
     out += "  " + r.reason + "\n";
     out += "  " + std::to_string(r.points) + " points, noise " + num(r.noise) + " (" +
            util::format_fixed(100 * r.relative_noise, 3) + "%), threshold " +

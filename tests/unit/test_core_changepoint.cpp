@@ -37,9 +37,10 @@ double brute_force_optimum(const std::vector<double>& y, double sigma, double pe
         for (size_t s = 0; s + min_len <= t; ++s) {
             if (!std::isfinite(f[s]))
                 continue;
-            f[t] = std::min(f[t], f[s] + objective({y.begin() + static_cast<long>(s),
-                                                    y.begin() + static_cast<long>(t)},
-                                                   sigma, 0, {}) +
+            f[t] = std::min(f[t], f[s] +
+                                      objective({y.begin() + static_cast<long>(s),
+                                                 y.begin() + static_cast<long>(t)},
+                                                sigma, 0, {}) +
                                       penalty);
         }
     return f[n];
@@ -60,24 +61,28 @@ TEST_CASE("step fit finds clean steps exactly", "[core][changepoint]") {
 TEST_CASE("pruned step fit reaches the exact optimum of the objective", "[core][changepoint]") {
     std::mt19937_64 gen(7);
     std::normal_distribution<double> noise(0, 1);
-    for (int trial = 0; trial < 40; ++trial) {
+    for (int trial = 0; trial < 60; ++trial) {
+        // Stationary, sparse steps, frequent steps and dips; short and longer series.
+        const int n = trial % 3 == 0 ? 120 : 40;
+        const unsigned every = trial % 4 == 0 ? 1000 : (trial % 4 == 1 ? 6 : 3);
+        const double penalty = trial % 2 ? 6.0 : 2.0 * std::log(n);
         std::vector<double> y;
         double level = 0;
-        for (int i = 0; i < 40; ++i) {
-            if (gen() % 6 == 0)
+        for (int i = 0; i < n; ++i) {
+            if (gen() % every == 0)
                 level += noise(gen) * 3;
             y.push_back(level + noise(gen));
         }
         for (size_t min_len : {1u, 2u, 3u}) {
-            const auto starts = fit_steps(y, 1.0, 6.0, min_len);
+            const auto starts = fit_steps(y, 1.0, penalty, min_len);
             for (size_t k = 0; k < starts.size(); ++k) {
                 const size_t prev = k == 0 ? 0 : starts[k - 1];
                 CHECK(starts[k] - prev >= min_len);
             }
             if (!starts.empty())
                 CHECK(y.size() - starts.back() >= min_len);
-            CHECK(objective(y, 1.0, 6.0, starts) ==
-                  Approx(brute_force_optimum(y, 1.0, 6.0, min_len)).epsilon(1e-9));
+            CHECK(objective(y, 1.0, penalty, starts) ==
+                  Approx(brute_force_optimum(y, 1.0, penalty, min_len)).epsilon(1e-9));
         }
     }
 }

@@ -192,8 +192,7 @@ TEST_CASE("sensitivity: a 2-sigma step over 30+30 points is found", "[core][dete
     for (double sigmas : {1.5, 2.0}) {
         int found = 0;
         for (int seed = 0; seed < 200; ++seed) {
-            auto r = detect(
-                series(steps({{30, 100}, {30, 100 - sigmas}}), 0.01, 5000 + seed), o);
+            auto r = detect(series(steps({{30, 100}, {30, 100 - sigmas}}), 0.01, 5000 + seed), o);
             found += r.change_points.size() == 1 && r.verdict == Verdict::regression;
         }
         std::printf("detect sensitivity (%.1f sigma step, n=60): %d of 200\n", sigmas, found);

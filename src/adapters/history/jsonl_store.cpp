@@ -75,8 +75,9 @@ ports::HistoryLoad parse_history_jsonl(const std::string& text, const std::strin
         } catch (const Error& e) {
             const bool last = !terminated || start >= text.size();
             if (is_truncated_json(line) || (last && !terminated)) {
-                out.warnings.push_back(where + ": skipped a torn record (a write cut short, e.g. "
-                                               "by a crash): " +
+                out.warnings.push_back(where +
+                                       ": skipped a torn record (a write cut short, e.g. "
+                                       "by a crash): " +
                                        e.what());
                 continue;
             }
@@ -114,8 +115,7 @@ void JsonlHistoryStore::append(const std::vector<core::Measurement>& records) {
     Fd f;
     f.fd = ::open(m_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (f.fd < 0)
-        throw_infra("cannot open history '" + m_path + "' for appending: " +
-                    std::strerror(errno));
+        throw_infra("cannot open history '" + m_path + "' for appending: " + std::strerror(errno));
     while (::flock(f.fd, LOCK_EX) != 0) {
         if (errno != EINTR)
             throw_infra("cannot lock history '" + m_path + "': " + std::strerror(errno));
@@ -130,8 +130,7 @@ void JsonlHistoryStore::append(const std::vector<core::Measurement>& records) {
         r.fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
         char last = '\n';
         if (r.fd < 0 || ::pread(r.fd, &last, 1, st.st_size - 1) != 1)
-            throw_infra("cannot read the end of history '" + m_path + "': " +
-                        std::strerror(errno));
+            throw_infra("cannot read the end of history '" + m_path + "': " + std::strerror(errno));
         if (last != '\n')
             batch.insert(batch.begin(), '\n');
     }

@@ -15,10 +15,10 @@ namespace {
 
 /// 1-based line of byte `offset` in `text`.
 std::size_t line_of(const std::string& text, std::size_t offset) {
-    return 1 + static_cast<std::size_t>(
-                   std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(
-                                                               std::min(offset, text.size())),
-                              '\n'));
+    return 1 +
+           static_cast<std::size_t>(std::count(
+               text.begin(),
+               text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size())), '\n'));
 }
 
 std::string str(const rapidjson::Value& o, const char* key) {

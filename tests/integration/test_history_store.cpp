@@ -1,0 +1,204 @@
+#include "adapters/history/jsonl_store.hpp"
+#include "adapters/json/benchmark_action_json.hpp"
+#include "adapters/json/detect_json.hpp"
+#include "support/temp_dir.hpp"
+#include "util/error.hpp"
+
+#include <catch2/catch.hpp>
+#include <rapidjson/document.h>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+using namespace perfsweep;
+
+namespace {
+core::Measurement point(const std::string& label, double v) {
+    core::Measurement m;
+    m.benchmark = "b";
+    m.metric = "MLUPS";
+    m.label = label;
+    m.values = {v};
+    return m;
+}
+} // namespace
+
+TEST_CASE("JSON Lines store: append and load round trip", "[adapters][history]") {
+    test::TempDir dir;
+    adapters::JsonlHistoryStore store(dir.file("sub/h.jsonl"));
+    CHECK(store.load().records.empty()); // missing file = empty history
+    store.append({point("a", 1), point("b", 2)});
+    store.append({point("c", 3)});
+    auto load = store.load();
+    REQUIRE(load.records.size() == 3);
+    CHECK(load.records[2].label == "c");
+    CHECK(load.warnings.empty());
+    CHECK(test::read_file(dir.file("sub/h.jsonl")).back() == '\n');
+}
+
+TEST_CASE("a torn last line is a warning and appends stay parseable", "[adapters][history]") {
+    test::TempDir dir;
+    const auto path = dir.file("h.jsonl");
+    adapters::JsonlHistoryStore store(path);
+    store.append({point("a", 1), point("b", 2)});
+    std::string text = test::read_file(path);
+    const std::string third = test::read_file(path).substr(0, text.find('\n'));
+    test::write_file(path, text + third.substr(0, third.size() / 2)); // crash mid-write
+    auto load = store.load();
+    CHECK(load.records.size() == 2);
+    REQUIRE(load.warnings.size() == 1);
+    CHECK_THAT(load.warnings[0], Catch::Contains(path + ":3") && Catch::Contains("torn"));
+
+    store.append({point("c", 3)});
+    auto after = store.load();
+    REQUIRE(after.records.size() == 3);
+    CHECK(after.records[2].label == "c");
+    REQUIRE(after.warnings.size() == 1);
+    CHECK_THAT(after.warnings[0], Catch::Contains(path + ":3"));
+}
+
+TEST_CASE("a malformed line in the middle is an error naming file:line", "[adapters][history]") {
+    test::TempDir dir;
+    const auto path = dir.file("h.jsonl");
+    adapters::JsonlHistoryStore store(path);
+    store.append({point("a", 1)});
+    const std::string good = test::read_file(path);
+    test::write_file(path, good + "{\"metric\": 12, \"label\": \"x\"}\n" + good);
+    try {
+        store.load();
+        FAIL("expected an error");
+    } catch (const Error& e) {
+        CHECK_THAT(std::string(e.what()), Catch::Contains(path + ":2"));
+    }
+    test::write_file(path, good + "garbage\n" + good);
+    CHECK_THROWS_WITH(store.load(), Catch::Contains(path + ":2"));
+}
+
+TEST_CASE("two processes appending at once never interleave", "[adapters][history][slow]") {
+    test::TempDir dir;
+    const auto path = dir.file("h.jsonl");
+    // Two real writer processes, 50 `perfsweep record` calls each, started together. Paths come
+    // through the environment, never through the script text.
+    const std::string script =
+        "w() { i=1; while [ $i -le 50 ]; do \"$EXE\" record --history \"$H\" --metric MLUPS "
+        "--benchmark \"writer-$1\" --label \"$1-$i\" --value $i >/dev/null || exit 1; "
+        "i=$((i+1)); done; }; w A & a=$!; w B & b=$!; wait $a && wait $b";
+    auto r = test::run_command({"sh", "-c", script, "sh"},
+                               {"EXE=" + std::string(PERFSWEEP_EXE), "H=" + path});
+    REQUIRE(r.exit_code == 0);
+    adapters::JsonlHistoryStore store(path);
+    auto load = store.load();
+    CHECK(load.warnings.empty());
+    REQUIRE(load.records.size() == 100);
+    std::map<std::string, int> next{{"A", 1}, {"B", 1}};
+    for (const auto& m : load.records) {
+        const std::string w = m.label.substr(0, 1);
+        CHECK(m.benchmark == "writer-" + w);
+        CHECK(m.label == w + "-" + std::to_string(next[w]));
+        CHECK(m.values == std::vector<double>{static_cast<double>(next[w])});
+        ++next[w];
+    }
+    CHECK(next["A"] == 51);
+    CHECK(next["B"] == 51);
+}
+
+TEST_CASE("an append waits for the writer holding the lock", "[adapters][history]") {
+    test::TempDir dir;
+    const auto path = dir.file("h.jsonl");
+    adapters::JsonlHistoryStore store(path);
+    store.append({point("a", 1)});
+    const std::string before = test::read_file(path);
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    REQUIRE(::flock(fd, LOCK_EX) == 0);
+    test::CommandResult r;
+    std::thread writer([&] {
+        r = test::run_perfsweep(
+            {"record", "--history", path, "--metric", "MLUPS", "--label", "b", "--value", "2"});
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(test::read_file(path) == before); // blocked behind our lock
+    ::flock(fd, LOCK_UN);
+    ::close(fd);
+    writer.join();
+    CHECK(r.exit_code == 0);
+    auto load = store.load();
+    REQUIRE(load.records.size() == 2);
+    CHECK(load.records[1].label == "b");
+}
+
+TEST_CASE("github-action-benchmark data.js is imported", "[adapters][import]") {
+    const std::string js = R"(window.BENCHMARK_DATA = {
+  "lastUpdate": 1693000000000,
+  "repoUrl": "https://github.com/x/y",
+  "entries": {
+    "XLB": [
+      {"commit": {"id": "bbbbbbbbbbbbbbbbbbbb", "timestamp": "2023-08-24T10:00:00+02:00"},
+       "date": 1692870000000, "tool": "customBiggerIsBetter",
+       "benches": [{"name": "MLUPS", "value": 537.1, "unit": "MLUPS", "range": "1.2"},
+                   {"name": "GB/s", "value": "n/a", "unit": "GB/s"}]},
+      {"commit": {"id": "aaaaaaaaaaaaaaaaaaaa", "timestamp": "2023-08-23T10:00:00Z"},
+       "date": 1692780000000,
+       "benches": [{"name": "MLUPS", "value": 577.3, "unit": "MLUPS"}]}
+    ]
+  }
+};
+)";
+    auto ms = adapters::parse_benchmark_action(js, "data.js", {});
+    REQUIRE(ms.size() == 3);
+    CHECK(ms[0].label == "aaaaaaaaaaaa"); // ordered by date, not file order
+    CHECK(ms[0].benchmark == "XLB");
+    CHECK(ms[0].metric == "MLUPS");
+    CHECK(ms[0].values == std::vector<double>{577.3});
+    CHECK(ms[0].commits.at("repo") == "aaaaaaaaaaaaaaaaaaaa");
+    CHECK(ms[1].unit == "MLUPS");
+    CHECK(ms[2].metric == "GB/s");
+    CHECK(ms[2].status == core::Status::failed);
+}
+
+TEST_CASE("malformed benchmark-action data names file and line", "[adapters][import]") {
+    CHECK_THROWS_WITH(adapters::parse_benchmark_action(
+                          "window.BENCHMARK_DATA = {\n\"entries\": {\n,}\n}", "data.js", {}),
+                      Catch::Contains("data.js:3"));
+    CHECK_THROWS_WITH(adapters::parse_benchmark_action("{\"entries\": {\"s\": [{\"benches\": "
+                                                       "[]}]}}",
+                                                       "d.json", {}),
+                      Catch::Contains("d.json") && Catch::Contains("commit.id"));
+    CHECK_THROWS_WITH(adapters::parse_benchmark_action("{\"x\": 1}", "d.json", {}),
+                      Catch::Contains("entries"));
+}
+
+TEST_CASE("detect JSON carries the documented fields", "[adapters][detect]") {
+    core::DetectResult r;
+    r.metric = "MLUPS";
+    r.verdict = core::Verdict::regression;
+    core::ChangePoint c;
+    c.last_before = "2023-08-23";
+    c.first_after = "2023-08-24";
+    c.old_level = 577.3;
+    c.new_level = 537;
+    c.relative_change = -0.07;
+    c.p_value = 1e-9;
+    r.change_points.push_back(c);
+    r.failed.push_back({"2023-08-16", "failed: Traceback"});
+    rapidjson::Document d;
+    d.Parse(adapters::detect_to_json(r).c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    CHECK(std::string(d["metric"].GetString()) == "MLUPS");
+    CHECK(std::string(d["direction"].GetString()) == "higher");
+    CHECK(std::string(d["verdict"].GetString()) == "regression");
+    const auto& cp = d["change_points"][0];
+    CHECK(std::string(cp["last_before"].GetString()) == "2023-08-23");
+    CHECK(std::string(cp["first_after"].GetString()) == "2023-08-24");
+    CHECK(cp["old"].GetDouble() == 577.3);
+    CHECK(cp["new"].GetDouble() == 537);
+    CHECK(cp["relative_change"].GetDouble() == -0.07);
+    CHECK(std::string(cp["kind"].GetString()) == "regression");
+    CHECK(std::string(d["failed"][0]["label"].GetString()) == "2023-08-16");
+    CHECK(std::string(d["failed"][0]["reason"].GetString()) == "failed: Traceback");
+}
