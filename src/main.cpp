@@ -1,5 +1,8 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
+#include "adapters/json/measurement_json.hpp"
+#include "adapters/process/process.hpp"
+#include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
@@ -22,5 +25,15 @@ int main(int argc, char** argv) {
     a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
         throw_usage("history '" + spec + "': no history store is available yet");
     };
+    a.make_runner =
+        [&](const ports::RunnerConfig& config) -> std::unique_ptr<ports::BuildingRunner> {
+        auto c = config;
+        c.echo_logs = c.echo_logs || in_actions;
+        return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
+    };
+    a.measurement_json = [](const core::Measurement& m) {
+        return adapters::measurement_to_json(m);
+    };
+    adapters::install_interrupt_handlers();
     return cli::run(argc, argv, a);
 }

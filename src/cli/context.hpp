@@ -21,5 +21,7 @@ struct Context {
 
 /// Register `perfsweep version`.
 void add_version(CLI::App& app, Context& ctx);
+/// Register `perfsweep run` (measure one point).
+void add_run(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli
