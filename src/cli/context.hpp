@@ -23,5 +23,7 @@ struct Context {
 void add_version(CLI::App& app, Context& ctx);
 /// Register `perfsweep run` (measure one point).
 void add_run(CLI::App& app, Context& ctx);
+/// Register `perfsweep daily`.
+void add_daily(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

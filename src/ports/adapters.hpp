@@ -2,6 +2,7 @@
 // The bundle of real side effects handed from the composition root (main.cpp) to the CLI.
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
+#include "core/daily_result.hpp"
 #include "ports/clock.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
@@ -26,6 +27,11 @@ struct Adapters {
     std::function<std::unique_ptr<BuildingRunner>(const RunnerConfig& config)> make_runner;
     /// Encode one measurement as a compact JSON object (the history record format).
     std::function<std::string(const core::Measurement& m)> measurement_json;
+    /// Decode one measurement JSON object; throws a usage error naming `where` (file:line).
+    std::function<core::Measurement(const std::string& json, const std::string& where)>
+        measurement_from_json;
+    /// Render a daily sweep result as JSON (`perfsweep daily --json`).
+    std::function<std::string(const core::DailyResult& r)> daily_json;
 };
 
 } // namespace perfsweep::ports
