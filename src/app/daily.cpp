@@ -180,7 +180,9 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
             const bool first_ok = m.status == core::Status::ok &&
                                   plan.point(reqs[k].index).state == core::PointState::untested;
             if (probe && first_ok) {
-                auto pm = probe->run_points({batch[k]});
+                auto probe_request = batch[k];
+                probe_request.repeats = 1;
+                auto pm = probe->run_points({probe_request});
                 if (!pm.empty() && !pm[0].log.empty() && files.exists(pm[0].log)) {
                     const auto found = core::parse_commit_probe(files.read_text(pm[0].log));
                     for (const auto& [repo, sha] : found.commits)
