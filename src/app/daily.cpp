@@ -144,11 +144,26 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
     };
     reuse_history();
 
-    // 3. Rounds.
+    // 3. Rounds. Each repeat is its own runner call (one per worker in parallel), committed to
+    //    the state directory as soon as it returns, so a kill loses at most the runs in flight.
     const double started = clock.now();
     std::string stop;
+    auto time_spent = [&] {
+        return options.max_time_s > 0 && clock.now() - started >= options.max_time_s;
+    };
+    auto to_request = [&](std::size_t i) {
+        ports::PointRequest pr;
+        pr.label = labels[i];
+        pr.stage = core::Stage::daily;
+        pr.repeats = 1;
+        pr.values["date"] = labels[i];
+        pr.values["yyyy"] = date_part(labels[i], 0, 4);
+        pr.values["mm"] = date_part(labels[i], 5, 2);
+        pr.values["dd"] = date_part(labels[i], 8, 2);
+        return pr;
+    };
     for (;;) {
-        if (options.max_time_s > 0 && clock.now() - started >= options.max_time_s) {
+        if (time_spent()) {
             stop = "time budget spent (--max-time)";
             break;
         }
@@ -158,56 +173,63 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                 stop = "run budget spent (--max-runs)";
             break;
         }
-        std::vector<ports::PointRequest> batch;
-        for (const auto& r : reqs) {
-            ports::PointRequest pr;
-            pr.label = labels[r.index];
-            pr.stage = core::Stage::daily;
-            pr.repeats = r.repeats;
-            pr.values["date"] = labels[r.index];
-            pr.values["yyyy"] = date_part(labels[r.index], 0, 4);
-            pr.values["mm"] = date_part(labels[r.index], 5, 2);
-            pr.values["dd"] = date_part(labels[r.index], 8, 2);
-            batch.push_back(std::move(pr));
-        }
-        auto results = runner.run_points(batch);
-        for (std::size_t k = 0; k < results.size() && k < reqs.size(); ++k) {
-            auto& m = results[k];
-            m.label = batch[k].label;
-            m.stage = core::Stage::daily;
-            if (m.benchmark.empty())
-                m.benchmark = options.benchmark;
-            const bool first_ok = m.status == core::Status::ok &&
-                                  plan.point(reqs[k].index).state == core::PointState::untested;
-            if (probe && first_ok) {
-                auto probe_request = batch[k];
-                probe_request.repeats = 1;
-                auto pm = probe->run_points({probe_request});
-                if (!pm.empty() && !pm[0].log.empty() && files.exists(pm[0].log)) {
-                    const auto found = core::parse_commit_probe(files.read_text(pm[0].log));
-                    for (const auto& [repo, sha] : found.commits)
-                        m.commits[repo] = sha;
-                    for (const auto& [repo, t] : found.commit_times)
-                        m.commit_times[repo] = t;
+        std::vector<bool> stopped(reqs.size(), false);
+        for (int rep = 0;; ++rep) {
+            std::vector<std::size_t> which; // positions in reqs still running this repeat
+            for (std::size_t k = 0; k < reqs.size(); ++k)
+                if (!stopped[k] && rep < reqs[k].repeats)
+                    which.push_back(k);
+            if (which.empty() || (rep > 0 && time_spent()))
+                break;
+            std::vector<ports::PointRequest> batch;
+            for (auto k : which)
+                batch.push_back(to_request(reqs[k].index));
+            auto results = runner.run_points(batch);
+            for (std::size_t j = 0; j < results.size() && j < which.size(); ++j) {
+                const auto k = which[j];
+                const auto i = reqs[k].index;
+                auto& m = results[j];
+                m.label = labels[i];
+                m.stage = core::Stage::daily;
+                if (m.benchmark.empty())
+                    m.benchmark = options.benchmark;
+                const bool first_ok = m.status == core::Status::ok &&
+                                      plan.point(i).state == core::PointState::untested;
+                if (probe && first_ok) {
+                    auto pm = probe->run_points({batch[j]});
+                    if (!pm.empty() && !pm[0].log.empty() && files.exists(pm[0].log)) {
+                        const auto found = core::parse_commit_probe(files.read_text(pm[0].log));
+                        for (const auto& [repo, sha] : found.commits)
+                            m.commits[repo] = sha;
+                        for (const auto& [repo, t] : found.commit_times)
+                            m.commit_times[repo] = t;
+                    }
                 }
+                // Later repeats carry the build's commits found by the probe on the first.
+                for (const auto& earlier : out.measurements[i])
+                    if (m.commits.empty() && !earlier.commits.empty()) {
+                        m.commits = earlier.commits;
+                        m.commit_times = earlier.commit_times;
+                    }
+                const long runs = m.status == core::Status::missing ? 0 : 1;
+                // Commit the run before anything else happens (atomic write of one file).
+                if (!options.state_dir.empty()) {
+                    files.write_atomic(run_file(options.state_dir, next_file),
+                                       std::to_string(runs) + "\n" + codec.encode(m) + "\n");
+                    ++next_file;
+                }
+                if (history)
+                    history->append({m});
+                observe(m, runs);
+                if (m.status != core::Status::ok)
+                    stopped[k] = true;
+                std::string line = m.label + "  " + std::string(core::to_string(m.status));
+                if (m.status == core::Status::ok)
+                    line += "  " + std::to_string(plan.point(i).values.size()) + " values";
+                else
+                    line += "  (" + m.reason + ")";
+                progress.line(line);
             }
-            const long runs = m.status == core::Status::missing ? 0 : reqs[k].repeats;
-            // Commit the run before anything else happens (atomic write of one file).
-            if (!options.state_dir.empty()) {
-                files.write_atomic(run_file(options.state_dir, next_file),
-                                   std::to_string(runs) + "\n" + codec.encode(m) + "\n");
-                ++next_file;
-            }
-            if (history)
-                history->append({m});
-            observe(m, runs);
-            std::string line = m.label + "  " + std::string(core::to_string(m.status));
-            if (m.status == core::Status::ok) {
-                const auto& vals = plan.point(reqs[k].index).values;
-                line += "  " + std::to_string(vals.size()) + " values";
-            } else
-                line += "  (" + m.reason + ")";
-            progress.line(line);
         }
         reuse_history();
     }

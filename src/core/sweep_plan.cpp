@@ -271,6 +271,12 @@ std::vector<SweepRequest> SweepPlan::proposals() const {
         return m_points[i].state == PointState::untested && !planned.count(i);
     };
 
+    // 0. Points measured with fewer values than asked (a sweep killed between two repeats).
+    for (std::size_t i = 0; i < n && !full(); ++i)
+        if (m_points[i].state == PointState::ok &&
+            m_points[i].values.size() < static_cast<std::size_t>(base))
+            add(i, base - static_cast<int>(m_points[i].values.size()));
+
     if (m_options.strategy == SweepStrategy::exhaustive) {
         for (std::size_t i = 0; i < n && !full(); ++i)
             if (untested(i))
