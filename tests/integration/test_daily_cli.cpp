@@ -1,6 +1,8 @@
 // End-to-end: the real perfsweep binary sweeps a simulated nightly range with --runtime none and
 // examples/scenarios/simbench.py (real child processes, real files, real kill -9).
 
+#include "adapters/json/scenario_json.hpp"
+#include "core/sweep_scenario.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -32,12 +34,13 @@ std::string write_scenario(const TempDir& dir) {
 }
 
 std::vector<std::string> daily_args(const TempDir& dir, const std::string& scenario,
-                                    std::vector<std::string> extra) {
+                                    std::vector<std::string> extra,
+                                    const std::string& to = "2023-08-25") {
     std::vector<std::string> a = {"daily",
                                   "--from",
                                   "2023-08-10",
                                   "--to",
-                                  "2023-08-25",
+                                  to,
                                   "--runtime",
                                   "none",
                                   "--test",
@@ -102,7 +105,8 @@ TEST_CASE("daily resumes after kill -9 without rerunning or losing a finished ru
           "[daily][e2e]") {
     TempDir dir("perfsweep-daily-kill");
     const auto scen = write_scenario(dir);
-    auto args = daily_args(dir, scen, {"--strategy", "exhaustive", "--state", dir.file("state")});
+    auto args = daily_args(dir, scen, {"--strategy", "exhaustive", "--state", dir.file("state")},
+                           "2023-08-20");
     // Start the sweep, wait until a few runs are committed, kill -9 it mid-sweep.
     std::vector<std::string> argv = {PERFSWEEP_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -128,7 +132,7 @@ TEST_CASE("daily resumes after kill -9 without rerunning or losing a finished ru
     REQUIRE(WIFSIGNALED(status));
     const int committed = count_files(dir.file("state"), "run-");
     REQUIRE(committed >= 3);
-    REQUIRE(committed < 16); // it was really killed mid-sweep
+    REQUIRE(committed < 18); // it was really killed mid-sweep
 
     args.push_back("--json");
     auto r = run_perfsweep(args);
@@ -191,4 +195,40 @@ TEST_CASE("daily rejects bad dates naming the flag", "[daily][e2e]") {
                        "--test", "true"});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("before --from") != std::string::npos);
+}
+
+TEST_CASE("every scenario file: adaptive finds every boundary, invents none, <= 40 % of runs "
+          "on average",
+          "[daily][scenarios]") {
+    const std::string dir = std::string(PERFSWEEP_SOURCE_DIR) + "/examples/scenarios";
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        if (e.path().extension() != ".json")
+            continue;
+        ++files;
+        const auto s =
+            perfsweep::adapters::scenario_from_json(read_file(e.path().string()), e.path());
+        double runs = 0, exhaustive = 0;
+        for (std::uint64_t seed = 101; seed <= 110; ++seed) {
+            INFO(s.name << " seed " << seed);
+            const auto r = perfsweep::core::simulate_sweep(s, {}, seed);
+            const auto c = perfsweep::core::check_sweep(s, r);
+            CHECK(c.found == c.truth);
+            CHECK(c.invented == 0);
+            CHECK(r.complete);
+            runs += static_cast<double>(r.runs);
+            exhaustive += static_cast<double>(r.exhaustive_runs);
+            CHECK(static_cast<double>(r.runs) <= 0.5 * static_cast<double>(r.exhaustive_runs));
+        }
+        INFO(s.name);
+        CHECK(runs <= 0.4 * exhaustive);
+    }
+    CHECK(files >= 10);
+}
+
+TEST_CASE("a scenario file with a bad field is refused naming the file and field",
+          "[daily][scenarios]") {
+    CHECK_THROWS_WITH(
+        perfsweep::adapters::scenario_from_json(R"({"start":"2023-01-01"})", "x.json"),
+        Catch::Contains("x.json") && Catch::Contains("'days'"));
 }
