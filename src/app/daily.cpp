@@ -129,16 +129,23 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
         if (reused || !have_fingerprint)
             return;
         reused = true;
-        long n = 0;
+        // Every matching record of a date (one per repeat) pooled into that date's values.
+        std::map<std::size_t, std::vector<const core::Measurement*>> by_point;
         for (const auto& m : hist)
-            if (core::fingerprint_key(m.runner) == fingerprint) {
-                const auto i = index.at(m.label);
-                if (plan.point(i).state == core::PointState::untested) {
-                    plan.reuse(i, m.values, m.log);
-                    out.measurements[i].push_back(m);
-                    ++n;
-                }
+            if (core::fingerprint_key(m.runner) == fingerprint)
+                by_point[index.at(m.label)].push_back(&m);
+        long n = 0;
+        for (const auto& [i, records] : by_point) {
+            if (plan.point(i).state != core::PointState::untested)
+                continue;
+            std::vector<double> values;
+            for (const auto* m : records) {
+                values.insert(values.end(), m->values.begin(), m->values.end());
+                out.measurements[i].push_back(*m);
             }
+            plan.reuse(i, values, records.back()->log);
+            ++n;
+        }
         if (n > 0)
             progress.line("reusing " + std::to_string(n) + " dates from " + history->describe());
     };

@@ -232,3 +232,23 @@ TEST_CASE("a scenario file with a bad field is refused naming the file and field
         perfsweep::adapters::scenario_from_json(R"({"start":"2023-01-01"})", "x.json"),
         Catch::Contains("x.json") && Catch::Contains("'days'"));
 }
+
+TEST_CASE("daily budgets stop with what is known; a state dir of another sweep is refused",
+          "[daily][e2e]") {
+    TempDir dir("perfsweep-daily-budget");
+    const auto scen = write_scenario(dir);
+    auto r = run_perfsweep(daily_args(dir, scen, {"--max-runs", "4", "--state", dir.file("st")}));
+    INFO(r.err);
+    CHECK(r.exit_code == 4); // inconclusive: the budget ended the sweep
+    CHECK(r.out.find("INCOMPLETE: run budget spent (--max-runs)") != std::string::npos);
+    CHECK(r.out.find("runs: 4 (exhaustive: 32") != std::string::npos);
+    CHECK(r.out.find("regression: last before 2023-08-10, first after 2023-08-25") !=
+          std::string::npos); // known so far: the ends differ
+    CHECK(r.out.find("publisher's time zone") != std::string::npos);
+
+    // Same state dir, different range: refused before anything runs.
+    auto bad = run_perfsweep(
+        daily_args(dir, scen, {"--max-runs", "4", "--state", dir.file("st")}, "2023-08-24"));
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("holds a different sweep") != std::string::npos);
+}
