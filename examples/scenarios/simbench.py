@@ -4,7 +4,7 @@
 usage: simbench.py SCENARIO.json DATE [--seed N] [--counter-dir DIR] [--commits]
 
 Prints "MLUPS: <value>" for DATE of the scenario (value = base * level(day) * (1 + noise * z)).
-Broken days exit 1 after a fake traceback; missing days print "image not found" and exit 2
+Broken days exit 1 after a fake traceback; "hang" days sleep for an hour (for --timeout); missing days print "image not found" and exit 2
 (with --runtime none a missing image cannot be detected before the run, so perfsweep reports it
 as a failed run; both are skipped, never compared). With --counter-dir each call for a day draws
 the next repeat (a file per day counts them), so more repeats give new values. --commits prints
@@ -52,6 +52,10 @@ def main(argv):
             t = datetime.datetime.combine(date, datetime.time(9, 30), datetime.timezone.utc)
             print(f"{repo} {sha} {t.strftime('%Y-%m-%dT%H:%M:%SZ')}")
         return 0
+    if day in s.get("hang", []):
+        import time
+        time.sleep(3600)
+        return 1
     if day in s.get("broken", []):
         print("Traceback (most recent call last):\n  File \"bench.py\", line 1\nRuntimeError: XLA compilation failed")
         return 1

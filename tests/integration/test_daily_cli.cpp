@@ -252,3 +252,22 @@ TEST_CASE("daily budgets stop with what is known; a state dir of another sweep i
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("holds a different sweep") != std::string::npos);
 }
+
+TEST_CASE("a hanging nightly times out, is skipped and is never a boundary", "[daily][e2e]") {
+    TempDir dir("perfsweep-daily-hang");
+    const auto path = dir.file("hang.json");
+    write_file(path, R"({"name":"hang","start":"2023-08-10","days":4,"base":500,"noise":0.003,
+ "levels":[],"hang":[1]})");
+    auto r = run_perfsweep({"daily", "--from", "2023-08-10", "--to", "2023-08-13", "--runtime",
+                            "none", "--test", "python3 -S " + k_sim + " " + path + " {date}",
+                            "--strategy", "exhaustive", "--repeats", "2", "--timeout", "1s",
+                            "--logs", dir.file("logs"), "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    CHECK(d["boundaries"].Size() == 0);
+    REQUIRE(d["skipped"].Size() == 1);
+    CHECK(std::string(d["skipped"][0]["label"].GetString()) == "2023-08-11");
+    CHECK(std::string(d["skipped"][0]["status"].GetString()) == "timeout");
+    CHECK_FALSE(std::string(d["skipped"][0]["log"].GetString()).empty());
+}

@@ -76,6 +76,8 @@ core::SweepScenario scenario_from_json(const std::string& text, const std::strin
                                   number(l, "level", where + " levels[]"));
     }
     s.broken = days(d, "broken", where);
+    for (int h : days(d, "hang", where)) // a hanging run ends as a timeout: broken as well
+        s.broken.push_back(h);
     s.missing = days(d, "missing", where);
     if (d.HasMember("noisy")) {
         if (!d["noisy"].IsArray())
