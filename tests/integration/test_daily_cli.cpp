@@ -81,9 +81,10 @@ TEST_CASE("daily finds the drop across a broken day and records the build commit
           "[daily][e2e]") {
     TempDir dir("perfsweep-daily");
     const auto scen = write_scenario(dir);
-    auto r = run_perfsweep(daily_args(
-        dir, scen,
-        {"--json", "--commits-probe", "python3 -S " + k_sim + " " + scen + " {date} --commits"}));
+    auto r = run_perfsweep(
+        daily_args(dir, scen,
+                   {"--json", "--image", "ghcr.io/nvidia/jax:jax-{yyyy}-{mm}-{dd}",
+                    "--commits-probe", "python3 -S " + k_sim + " " + scen + " {date} --commits"}));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     auto d = parse(r.out);
@@ -96,6 +97,8 @@ TEST_CASE("daily finds the drop across a broken day and records the build commit
     CHECK(std::string(b["first_after_commits"]["jax"].GetString()).size() == 40);
     CHECK(std::string(b["first_after_commit_times"]["xla"].GetString()) == "2023-08-19T09:30:00Z");
     CHECK(d["points"].Size() == 16);
+    CHECK(std::string(d["points"][0]["image"].GetString()) == "ghcr.io/nvidia/jax:jax-2023-08-10");
+    CHECK(std::string(d["image"].GetString()) == "ghcr.io/nvidia/jax:jax-{yyyy}-{mm}-{dd}");
     CHECK(d["runs"].GetInt() < d["exhaustive_runs"].GetInt());
     CHECK(d["exhaustive_runs"].GetInt() == 32);
     CHECK(d["complete"].GetBool());
@@ -165,14 +168,17 @@ TEST_CASE("daily with --gpus 0,1 runs parallel rounds and reuses history on a se
           "[daily][e2e]") {
     TempDir dir("perfsweep-daily-gpus");
     const auto scen = write_scenario(dir);
-    auto r = run_perfsweep(
-        daily_args(dir, scen, {"--json", "--gpus", "0,1", "--history", dir.file("h.jsonl")}));
+    auto r = run_perfsweep(daily_args(dir, scen,
+                                      {"--json", "--gpus", "0,1", "--history", dir.file("h.jsonl"),
+                                       "--image", "ghcr.io/nvidia/jax:nightly-{date}"}));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     auto d = parse(r.out);
     REQUIRE(d["boundaries"].Size() == 1);
     CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-19");
     const int first_runs = d["runs"].GetInt();
+    CHECK(std::string(d["points"][15]["image"].GetString()) ==
+          "ghcr.io/nvidia/jax:nightly-2023-08-25");
 
     // Same benchmark, same runner: the history points are reused, nothing new is needed.
     auto r2 = run_perfsweep(daily_args(dir, scen, {"--json", "--history", dir.file("h.jsonl")}));
