@@ -4,6 +4,8 @@
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
 #include "adapters/json/detect_json.hpp"
+#include "adapters/history/jsonl_store.hpp"
+#include "adapters/json/daily_json.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
@@ -30,6 +32,8 @@ int main(int argc, char** argv) {
     a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
         if (spec.empty())
             throw_usage("--history: empty path; expected a JSON Lines file such as history.jsonl");
+        if (spec.rfind("git:", 0) == 0)
+            throw_usage("history '" + spec + "': git histories are not available yet");
         return std::make_unique<adapters::JsonlHistoryStore>(spec);
     };
     a.parse_json_import = [](const std::string& text, const std::string& file,
@@ -48,5 +52,10 @@ int main(int argc, char** argv) {
     a.measurement_json = [](const core::Measurement& m) {
         return adapters::measurement_to_json(m);
     };
+    a.measurement_from_json = [](const std::string& json, const std::string& where) {
+        return adapters::measurement_from_json(json, where);
+    };
+    a.daily_json = [](const core::DailyResult& r) { return adapters::daily_to_json(r); };
+    adapters::install_interrupt_handlers();
     return cli::run(argc, argv, a);
 }

@@ -20,6 +20,7 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_import(app, ctx);
     add_detect(app, ctx);
     add_run(app, ctx);
+    add_daily(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

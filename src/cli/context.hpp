@@ -31,5 +31,7 @@ void add_import(CLI::App& app, Context& ctx);
 void add_detect(CLI::App& app, Context& ctx);
 /// Register `perfsweep run` (measure one point).
 void add_run(CLI::App& app, Context& ctx);
+/// Register `perfsweep daily`.
+void add_daily(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

@@ -4,6 +4,7 @@
 
 #include "core/detect.hpp"
 #include "core/import_formats.hpp"
+#include "core/daily_result.hpp"
 #include "ports/clock.hpp"
 #include "ports/demo_world.hpp"
 #include "ports/files.hpp"
@@ -39,6 +40,11 @@ struct Adapters {
     std::function<std::unique_ptr<BuildingRunner>(const RunnerConfig& config)> make_runner;
     /// Encode one measurement as a compact JSON object (the history record format).
     std::function<std::string(const core::Measurement& m)> measurement_json;
+    /// Decode one measurement JSON object; throws a usage error naming `where` (file:line).
+    std::function<core::Measurement(const std::string& json, const std::string& where)>
+        measurement_from_json;
+    /// Render a daily sweep result as JSON (`perfsweep daily --json`).
+    std::function<std::string(const core::DailyResult& r)> daily_json;
 };
 
 } // namespace perfsweep::ports

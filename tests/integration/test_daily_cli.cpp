@@ -1,0 +1,279 @@
+// End-to-end: the real perfsweep binary sweeps a simulated nightly range with --runtime none and
+// examples/scenarios/simbench.py (real child processes, real files, real kill -9).
+
+#include "adapters/json/scenario_json.hpp"
+#include "core/sweep_scenario.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <rapidjson/document.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace perfsweep::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string k_sim = std::string(PERFSWEEP_SOURCE_DIR) + "/examples/scenarios/simbench.py";
+
+// A short scenario: 16 days from 2023-08-10, a 8 % drop on day 9 (08-19), day 5 broken.
+std::string write_scenario(const TempDir& dir) {
+    const auto path = dir.file("scenario.json");
+    write_file(path, R"({"name":"tiny","start":"2023-08-10","days":16,"base":500,"noise":0.003,
+ "levels":[{"from":9,"level":0.92}],"broken":[5],"missing":[12],"noisy":[]})");
+    return path;
+}
+
+std::vector<std::string> daily_args(const TempDir& dir, const std::string& scenario,
+                                    std::vector<std::string> extra,
+                                    const std::string& to = "2023-08-25") {
+    std::vector<std::string> a = {"daily",
+                                  "--from",
+                                  "2023-08-10",
+                                  "--to",
+                                  to,
+                                  "--runtime",
+                                  "none",
+                                  "--test",
+                                  "python3 -S " + k_sim + " " + scenario +
+                                      " {date} --counter-dir " + dir.file("counts"),
+                                  "--repeats",
+                                  "2",
+                                  "--min-span",
+                                  "4",
+                                  "--logs",
+                                  dir.file("logs")};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+}
+
+rapidjson::Document parse(const std::string& text) {
+    rapidjson::Document d;
+    d.Parse(text.c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    REQUIRE(d.IsObject());
+    return d;
+}
+
+int count_files(const std::string& dir, const std::string& prefix) {
+    if (!fs::exists(dir))
+        return 0;
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().filename().string().rfind(prefix, 0) == 0 &&
+            e.path().extension() == ".json") // not an atomic write's temp file
+            ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("daily finds the drop across a broken day and records the build commits",
+          "[daily][e2e]") {
+    TempDir dir("perfsweep-daily");
+    const auto scen = write_scenario(dir);
+    auto r = run_perfsweep(
+        daily_args(dir, scen,
+                   {"--json", "--image", "ghcr.io/nvidia/jax:jax-{yyyy}-{mm}-{dd}",
+                    "--commits-probe", "python3 -S " + k_sim + " " + scen + " {date} --commits"}));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    REQUIRE(d["boundaries"].Size() == 1);
+    const auto& b = d["boundaries"][0];
+    CHECK(std::string(b["kind"].GetString()) == "regression");
+    CHECK(std::string(b["first_after"].GetString()) == "2023-08-19");
+    CHECK(std::string(b["last_before"].GetString()) == "2023-08-18");
+    CHECK(b["relative_change"].GetDouble() == Approx(-0.08).margin(0.01));
+    CHECK(std::string(b["first_after_commits"]["jax"].GetString()).size() == 40);
+    CHECK(std::string(b["first_after_commit_times"]["xla"].GetString()) == "2023-08-19T09:30:00Z");
+    CHECK(d["points"].Size() == 16);
+    CHECK(std::string(d["points"][0]["image"].GetString()) == "ghcr.io/nvidia/jax:jax-2023-08-10");
+    CHECK(std::string(d["image"].GetString()) == "ghcr.io/nvidia/jax:jax-{yyyy}-{mm}-{dd}");
+    CHECK(d["runs"].GetInt() < d["exhaustive_runs"].GetInt());
+    CHECK(d["exhaustive_runs"].GetInt() == 32);
+    CHECK(d["complete"].GetBool());
+}
+
+TEST_CASE("daily resumes after kill -9 without rerunning or losing a finished run",
+          "[daily][e2e]") {
+    TempDir dir("perfsweep-daily-kill");
+    const auto scen = write_scenario(dir);
+    auto args = daily_args(dir, scen, {"--strategy", "exhaustive", "--state", dir.file("state")},
+                           "2023-08-20");
+    // Start the sweep, wait until a few runs are committed, kill -9 it mid-sweep.
+    std::vector<std::string> argv = {PERFSWEEP_EXE};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        std::vector<char*> cargv;
+        for (auto& s : argv)
+            cargv.push_back(s.data());
+        cargv.push_back(nullptr);
+        std::freopen("/dev/null", "w", stdout);
+        std::freopen("/dev/null", "w", stderr);
+        ::execv(cargv[0], cargv.data());
+        ::_exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (count_files(dir.file("state"), "run-") < 3 &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    REQUIRE(WIFSIGNALED(status));
+    const int committed = count_files(dir.file("state"), "run-");
+    REQUIRE(committed >= 3);
+    REQUIRE(committed < 18); // it was really killed mid-sweep
+
+    args.push_back("--json");
+    auto r = run_perfsweep(args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    CHECK(d["resumed_runs"].GetInt() >= 2 * (committed - 2)); // missing days cost no runs
+    // simbench counted every run of each date: each recorded value was run once (nothing rerun
+    // after the resume), and at most the one run in flight at the kill is not recorded.
+    int unrecorded = 0;
+    for (const auto& p : d["points"].GetArray()) {
+        const std::string label = p["label"].GetString();
+        const std::string status_s = p["status"].GetString();
+        const auto counter = dir.file("counts/" + label);
+        const int ran = fs::exists(counter) ? std::stoi(read_file(counter)) : 0;
+        INFO(label);
+        if (status_s == "ok") {
+            CHECK(p["values"].Size() >= 2);
+            CHECK(ran >= static_cast<int>(p["values"].Size()));
+            unrecorded += ran - static_cast<int>(p["values"].Size());
+        } else
+            CHECK((status_s == "failed"));
+    }
+    CHECK(unrecorded <= 1);
+    CHECK(d["boundaries"].Size() == 1);
+    CHECK(d["complete"].GetBool());
+}
+
+TEST_CASE("daily with --gpus 0,1 runs parallel rounds and reuses history on a second sweep",
+          "[daily][e2e]") {
+    TempDir dir("perfsweep-daily-gpus");
+    const auto scen = write_scenario(dir);
+    auto r = run_perfsweep(daily_args(dir, scen,
+                                      {"--json", "--gpus", "0,1", "--history", dir.file("h.jsonl"),
+                                       "--image", "ghcr.io/nvidia/jax:nightly-{date}"}));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    REQUIRE(d["boundaries"].Size() == 1);
+    CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-19");
+    const int first_runs = d["runs"].GetInt();
+    CHECK(std::string(d["points"][15]["image"].GetString()) ==
+          "ghcr.io/nvidia/jax:nightly-2023-08-25");
+
+    // Same benchmark, same runner: the history points are reused, nothing new is needed.
+    auto r2 = run_perfsweep(daily_args(dir, scen, {"--json", "--history", dir.file("h.jsonl")}));
+    INFO(r2.err);
+    REQUIRE(r2.exit_code == 0);
+    auto d2 = parse(r2.out);
+    CHECK(d2["reused_values"].GetInt() > 0);
+    CHECK(d2["runs"].GetInt() < first_runs);
+    REQUIRE(d2["boundaries"].Size() == 1);
+    CHECK(std::string(d2["boundaries"][0]["first_after"].GetString()) == "2023-08-19");
+}
+
+TEST_CASE("daily rejects bad dates naming the flag", "[daily][e2e]") {
+    TempDir dir("perfsweep-daily-bad");
+    auto r = run_perfsweep({"daily", "--from", "2023-02-30", "--to", "2023-03-05", "--runtime",
+                            "none", "--test", "true"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--from '2023-02-30'") != std::string::npos);
+    r = run_perfsweep({"daily", "--from", "2023-03-05", "--to", "2023-03-01", "--runtime", "none",
+                       "--test", "true"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("before --from") != std::string::npos);
+}
+
+TEST_CASE("every scenario file: adaptive finds every boundary, invents none, <= 40 % of runs "
+          "on average",
+          "[daily][scenarios]") {
+    const std::string dir = std::string(PERFSWEEP_SOURCE_DIR) + "/examples/scenarios";
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        if (e.path().extension() != ".json")
+            continue;
+        ++files;
+        const auto s =
+            perfsweep::adapters::scenario_from_json(read_file(e.path().string()), e.path());
+        double runs = 0, exhaustive = 0;
+        for (std::uint64_t seed = 101; seed <= 110; ++seed) {
+            INFO(s.name << " seed " << seed);
+            const auto r = perfsweep::core::simulate_sweep(s, {}, seed);
+            const auto c = perfsweep::core::check_sweep(s, r);
+            CHECK(c.found == c.truth);
+            CHECK(c.invented == 0);
+            CHECK(r.complete);
+            runs += static_cast<double>(r.runs);
+            exhaustive += static_cast<double>(r.exhaustive_runs);
+            CHECK(static_cast<double>(r.runs) <= 0.5 * static_cast<double>(r.exhaustive_runs));
+        }
+        INFO(s.name);
+        CHECK(runs <= 0.4 * exhaustive);
+    }
+    CHECK(files >= 10);
+}
+
+TEST_CASE("a scenario file with a bad field is refused naming the file and field",
+          "[daily][scenarios]") {
+    CHECK_THROWS_WITH(
+        perfsweep::adapters::scenario_from_json(R"({"start":"2023-01-01"})", "x.json"),
+        Catch::Contains("x.json") && Catch::Contains("'days'"));
+}
+
+TEST_CASE("daily budgets stop with what is known; a state dir of another sweep is refused",
+          "[daily][e2e]") {
+    TempDir dir("perfsweep-daily-budget");
+    const auto scen = write_scenario(dir);
+    auto r = run_perfsweep(daily_args(dir, scen, {"--max-runs", "4", "--state", dir.file("st")}));
+    INFO(r.err);
+    CHECK(r.exit_code == 4); // inconclusive: the budget ended the sweep
+    CHECK(r.out.find("INCOMPLETE: run budget spent (--max-runs)") != std::string::npos);
+    CHECK(r.out.find("runs: 4 (exhaustive: 32") != std::string::npos);
+    CHECK(r.out.find("regression: last before 2023-08-10, first after 2023-08-25") !=
+          std::string::npos); // known so far: the ends differ
+    CHECK(r.out.find("publisher's time zone") != std::string::npos);
+
+    // Same state dir, different range: refused before anything runs.
+    auto bad = run_perfsweep(
+        daily_args(dir, scen, {"--max-runs", "4", "--state", dir.file("st")}, "2023-08-24"));
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("holds a different sweep") != std::string::npos);
+}
+
+TEST_CASE("a hanging nightly times out, is skipped and is never a boundary", "[daily][e2e]") {
+    TempDir dir("perfsweep-daily-hang");
+    const auto path = dir.file("hang.json");
+    write_file(path, R"({"name":"hang","start":"2023-08-10","days":4,"base":500,"noise":0.003,
+ "levels":[],"hang":[1]})");
+    auto r = run_perfsweep({"daily", "--from", "2023-08-10", "--to", "2023-08-13", "--runtime",
+                            "none", "--test", "python3 -S " + k_sim + " " + path + " {date}",
+                            "--strategy", "exhaustive", "--repeats", "2", "--timeout", "1s",
+                            "--logs", dir.file("logs"), "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    CHECK(d["boundaries"].Size() == 0);
+    REQUIRE(d["skipped"].Size() == 1);
+    CHECK(std::string(d["skipped"][0]["label"].GetString()) == "2023-08-11");
+    CHECK(std::string(d["skipped"][0]["status"].GetString()) == "timeout");
+    CHECK_FALSE(std::string(d["skipped"][0]["log"].GetString()).empty());
+}
