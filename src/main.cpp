@@ -1,5 +1,7 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
+#include "adapters/process/process.hpp"
+#include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
@@ -22,5 +24,12 @@ int main(int argc, char** argv) {
     a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
         throw_usage("history '" + spec + "': no history store is available yet");
     };
+    a.make_runner =
+        [&](const ports::RunnerConfig& config) -> std::unique_ptr<ports::BuildingRunner> {
+        auto c = config;
+        c.echo_logs = c.echo_logs || in_actions;
+        return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
+    };
+    adapters::install_interrupt_handlers();
     return cli::run(argc, argv, a);
 }

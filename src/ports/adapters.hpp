@@ -6,6 +6,7 @@
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"
+#include "ports/runner_config.hpp"
 
 #include <functional>
 #include <memory>
@@ -20,6 +21,9 @@ struct Adapters {
     Clock* clock = nullptr;
     /// Open the history named by `spec` ("path.jsonl", "git:BRANCH", ...). Throws on a bad spec.
     std::function<std::unique_ptr<HistoryStore>(const std::string& spec)> open_history;
+    /// Create the runner for `config` (runtime none/docker/podman/slurm, kept container). Throws a
+    /// usage error for a bad config.
+    std::function<std::unique_ptr<BuildingRunner>(const RunnerConfig& config)> make_runner;
 };
 
 } // namespace perfsweep::ports

@@ -1,0 +1,56 @@
+#pragma once
+// Child processes without a shell: own process group, log file, timeout with SIGTERM then SIGKILL
+// to the whole group, exit code or signal recorded.
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfsweep::adapters {
+
+/// What to run and how.
+struct ProcessSpec {
+    std::vector<std::string> argv;          ///< argv[0] is looked up on PATH unless it has a '/'
+    std::map<std::string, std::string> env; ///< set on top of this process's environment
+    std::string workdir;                    ///< empty: the current directory
+    std::string log_path;                   ///< stdout+stderr (truncated first); empty: /dev/null
+    double timeout_s = 0;                   ///< 0: no limit
+    double grace_s = 5;                     ///< SIGTERM → SIGKILL delay after a timeout
+    bool ignore_interrupt = false;          ///< keep running after SIGINT (cleanup commands)
+};
+
+/// How a child ended.
+struct ProcessResult {
+    bool started = false;     ///< false: `error` says why it could not start
+    std::string error;        ///< e.g. "'foo' not found on PATH"
+    int exit_code = -1;       ///< exit status when it exited normally
+    int signal = 0;           ///< terminating signal, 0 if none
+    bool timed_out = false;   ///< killed after the timeout
+    bool interrupted = false; ///< killed because perfsweep got SIGINT/SIGTERM
+    double elapsed_s = 0;     ///< wall time
+};
+
+/// Run `spec` to completion. The child leads its own process group; when it ends (or times out)
+/// every process left in that group is killed, so no helper it spawned survives it.
+ProcessResult run_process(const ProcessSpec& spec);
+
+/// A finished child and everything it printed (stdout and stderr interleaved).
+struct Captured {
+    ProcessResult result;
+    std::string output;
+};
+
+/// Run `spec` (its log_path is ignored) and return its output; for short helper commands.
+Captured capture_process(ProcessSpec spec);
+
+/// "exit code 3", "killed by signal 11 (SIGSEGV)", "timed out after 30s", ...
+std::string describe(const ProcessResult& r, double timeout_s);
+
+/// Install SIGINT/SIGTERM handlers that forward SIGTERM to every running child group and make
+/// `interrupted()` true, so callers can clean up (remove containers) before exiting.
+void install_interrupt_handlers();
+
+/// The signal perfsweep received (SIGINT/SIGTERM), 0 if none.
+int interrupted();
+
+} // namespace perfsweep::adapters

@@ -1,0 +1,41 @@
+#pragma once
+// Port: how to build a PointRunner (runtime, image, command template, repeats, GPUs, ...).
+
+#include "core/model.hpp"
+#include "ports/runner.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfsweep::ports {
+
+/// Everything a runner needs; filled from flags or a config file.
+struct RunnerConfig {
+    std::string runtime = "none";  ///< none | docker | podman | slurm
+    std::string image;             ///< image template, e.g. ghcr.io/nvidia/jax:nightly-{date}
+    std::string test_command;      ///< benchmark command template
+    std::string build_command;     ///< build command template (kept container / Builder)
+    bool kept_container = false;   ///< docker/podman: one long-lived container, `exec` runs
+    int warmup = 0;                ///< runs discarded before the measured ones
+    double timeout_s = 1800;       ///< per run
+    double grace_s = 10;           ///< SIGTERM → SIGKILL
+    std::vector<std::string> gpus; ///< GPU pool; empty: one worker, GPUs untouched
+    std::string metric = "MLUPS";  ///< metric name
+    std::string metric_regex;      ///< empty: core::default_metric_regex(metric)
+    std::string unit;              ///< empty: the metric name
+    std::string benchmark;         ///< empty: the test command text
+    core::Direction direction = core::Direction::higher_is_better;
+    std::string logs_dir = "perfsweep-logs"; ///< per-run logs go below it
+    std::vector<std::string> mounts;         ///< docker -v / srun --container-mounts specs
+    std::map<std::string, std::string> env;  ///< extra environment for the benchmark
+    std::string workdir;                     ///< working directory ({workdir}); empty: current
+    bool keep_images = false;                ///< do not `rmi` images perfsweep pulled
+    std::vector<std::string> srun_args;      ///< extra srun arguments (partition, account, ...)
+    bool echo_logs = false;                  ///< echo each run's log through Progress
+};
+
+/// A runner over one environment that can also build (kept container for the hourly stage).
+class BuildingRunner : public PointRunner, public Builder {};
+
+} // namespace perfsweep::ports

@@ -1,0 +1,257 @@
+#include "adapters/process/process.hpp"
+#include "adapters/process/process_runner.hpp"
+#include "adapters/system/local_files.hpp"
+#include "support/recording_progress.hpp"
+#include "support/temp_dir.hpp"
+#include "util/error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+using namespace perfsweep;
+
+namespace {
+
+struct Fixture {
+    test::TempDir dir{"perfsweep-runner"};
+    test::RecordingProgress progress;
+    adapters::SystemClock clock;
+
+    std::string script(const std::string& name, const std::string& body) {
+        const auto path = dir.file(name);
+        test::write_file(path, "#!/bin/bash\n" + body);
+        std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+        return path;
+    }
+    ports::RunnerConfig config(const std::string& test_command) {
+        ports::RunnerConfig c;
+        c.test_command = test_command;
+        c.logs_dir = dir.file("logs");
+        c.timeout_s = 20;
+        c.grace_s = 1;
+        return c;
+    }
+    core::Measurement run(const ports::RunnerConfig& c, ports::PointRequest req = {}) {
+        if (req.label.empty())
+            req.label = "2023-08-24";
+        adapters::ProcessRunner runner(c, progress, clock);
+        auto out = runner.run_points({req});
+        REQUIRE(out.size() == 1);
+        return out[0];
+    }
+};
+
+bool process_gone(long pid) {
+    // Gone, or a zombie waiting for a reaper that is not us: either way it no longer runs.
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    if (!stat)
+        return true;
+    std::string content((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    auto close = content.rfind(')');
+    return close != std::string::npos && content.size() > close + 2 && content[close + 2] == 'Z';
+}
+
+} // namespace
+
+TEST_CASE("runtime none reads coloured, repeated and scientific metrics", "[runner][none]") {
+    Fixture f;
+    const auto s = f.script("bench.sh", "printf 'noise\\n\\033[32mMLUPS: 1.5e3\\033[0m\\n'\n"
+                                        "echo 'MLUPS:  1600.25'\necho done >&2\n");
+    auto c = f.config("bash " + s);
+    ports::PointRequest req;
+    req.label = "2023-08-24";
+    req.repeats = 2;
+    req.stage = core::Stage::daily;
+    req.commits = {{"xla", "abc"}};
+    auto m = f.run(c, req);
+    CHECK(m.status == core::Status::ok);
+    CHECK(m.reason.empty());
+    CHECK(m.values == std::vector<double>{1500, 1600.25}); // one run printed both repeats
+    CHECK(m.stage == core::Stage::daily);
+    CHECK(m.commits.at("xla") == "abc");
+    CHECK(m.runner.count("hostname") == 1);
+    CHECK(m.metric == "MLUPS");
+    CHECK(std::filesystem::exists(m.log));
+    CHECK(test::read_file(m.log).find("done") != std::string::npos); // stderr captured too
+    CHECK(f.progress.lines.size() == 1);
+    CHECK_THAT(f.progress.lines[0],
+               Catch::Contains("2023-08-24") && Catch::Contains("1500 1600.25"));
+}
+
+TEST_CASE("failures are classified and never become values", "[runner][none]") {
+    Fixture f;
+    SECTION("garbage output") {
+        auto m = f.run(f.config("bash " + f.script("g.sh", "echo hello; echo 'MLUPS: soon'\n")));
+        CHECK(m.status == core::Status::failed);
+        CHECK_THAT(m.reason, Catch::Contains("not a finite number"));
+        CHECK(m.values.empty());
+    }
+    SECTION("no metric at all") {
+        auto m = f.run(f.config("bash " + f.script("n.sh", "echo hello\n")));
+        CHECK(m.status == core::Status::failed);
+        CHECK_THAT(m.reason, Catch::Contains("no line"));
+    }
+    SECTION("non-zero exit after printing a value") {
+        auto m = f.run(f.config("bash " + f.script("e.sh", "echo 'MLUPS: 5'; exit 3\n")));
+        CHECK(m.status == core::Status::failed);
+        CHECK_THAT(m.reason, Catch::Contains("exit code 3"));
+        CHECK(m.values.empty());
+    }
+    SECTION("crash by signal") {
+        auto m = f.run(f.config("bash " + f.script("k.sh", "echo 'MLUPS: 5'; kill -SEGV $$\n")));
+        CHECK(m.status == core::Status::failed);
+        CHECK_THAT(m.reason, Catch::Contains("signal 11") && Catch::Contains("SEGV"));
+        CHECK(m.values.empty());
+    }
+    SECTION("command not found") {
+        auto m = f.run(f.config("perfsweep-no-such-program --x"));
+        CHECK(m.status == core::Status::failed);
+        CHECK_THAT(m.reason, Catch::Contains("not found on PATH"));
+    }
+}
+
+TEST_CASE("a run past its timeout is killed with every child of its group", "[runner][none]") {
+    Fixture f;
+    const auto pidfile = f.dir.file("child.pid");
+    const auto s = f.script("hang.sh", "echo 'MLUPS: 9'\n"
+                                       "sleep 300 &\necho $! > " +
+                                           pidfile +
+                                           "\n"
+                                           "trap '' TERM\nsleep 300\n");
+    auto c = f.config("bash " + s);
+    c.timeout_s = 0.5;
+    c.grace_s = 0.3;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto m = f.run(c);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(m.status == core::Status::timeout);
+    CHECK(m.values.empty());
+    CHECK_THAT(m.reason, Catch::Contains("timed out"));
+    CHECK(took < 10);
+    const long child = std::stol(test::read_file(pidfile));
+    for (int i = 0; i < 100 && !process_gone(child); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(process_gone(child));
+}
+
+TEST_CASE("megabytes of output go to the log and the metric is still found", "[runner][none]") {
+    Fixture f;
+    auto c = f.config("python3 -c \"import sys\nfor i in range(60000): print('x' * 99)\n"
+                      "print('MLUPS: 42', file=sys.stderr)\"");
+    auto m = f.run(c);
+    CHECK(m.status == core::Status::ok);
+    CHECK(m.values == std::vector<double>{42});
+    CHECK(std::filesystem::file_size(m.log) > 6'000'000);
+}
+
+TEST_CASE("hostile placeholder values reach the program as literal argv", "[runner][none]") {
+    Fixture f;
+    const auto out = f.dir.file("argv.bin");
+    const auto s = f.script("args.sh", "printf '%s\\0' \"$@\" > " + out + "\necho 'MLUPS: 1'\n");
+    const std::string hostile =
+        "$(touch " + f.dir.file("pwned") + ") ;rm -rf x `id` 'q' \"dq\"\nline2";
+    auto c = f.config("bash " + s + " --xla={commit:XLA} {label} plain");
+    ports::PointRequest req;
+    req.label = "a b;c";
+    req.values = {{"commit:XLA", hostile}};
+    auto m = f.run(c, req);
+    CHECK(m.status == core::Status::ok);
+    const auto raw = test::read_file(out);
+    std::vector<std::string> args;
+    size_t start = 0;
+    for (size_t i = 0; i < raw.size(); ++i)
+        if (raw[i] == '\0') {
+            args.push_back(raw.substr(start, i - start));
+            start = i + 1;
+        }
+    CHECK(args == std::vector<std::string>{"--xla=" + hostile, "a b;c", "plain"});
+    CHECK_FALSE(std::filesystem::exists(f.dir.file("pwned")));
+}
+
+TEST_CASE("warmup runs are discarded, one process per repeat, env exported", "[runner][none]") {
+    Fixture f;
+    const auto counter = f.dir.file("count");
+    const auto envfile = f.dir.file("env");
+    const auto s =
+        f.script("count.sh", "n=$(( $(cat " + counter +
+                                 " 2>/dev/null || echo 0) + 1 ))\n"
+                                 "echo $n > " +
+                                 counter +
+                                 "\n"
+                                 "echo \"$PERFSWEEP_DATE $PERFSWEEP_COMMIT_XLA $PERFSWEEP_REPEAT "
+                                 "$1\" >> " +
+                                 envfile + "\necho \"MLUPS: $n\"\n");
+    auto c = f.config("bash " + s + " {repeat}");
+    c.warmup = 1;
+    ports::PointRequest req;
+    req.label = "2023-08-24";
+    req.repeats = 3;
+    req.values = {{"date", "2023-08-24"}, {"commit:XLA", "deadbeef"}};
+    auto m = f.run(c, req);
+    CHECK(m.status == core::Status::ok);
+    CHECK(m.values == std::vector<double>{2, 3, 4});
+    CHECK(test::read_file(envfile) == "2023-08-24 deadbeef warmup1 warmup1\n"
+                                      "2023-08-24 deadbeef 1 1\n2023-08-24 deadbeef 2 2\n"
+                                      "2023-08-24 deadbeef 3 3\n");
+    CHECK(f.progress.lines.size() == 4);
+    CHECK_THAT(f.progress.lines.back(), Catch::Contains("run 3/3") && Catch::Contains("ETA"));
+}
+
+TEST_CASE("a GPU pool runs points concurrently with results identical to sequential",
+          "[runner][none][gpus]") {
+    Fixture f;
+    const auto s = f.script(
+        "gpu.sh", "start=$(date +%s.%N)\nsleep 0.4\n"
+                  "echo \"$1 $start $(date +%s.%N) $CUDA_VISIBLE_DEVICES\" >> " +
+                      f.dir.file("times") + "\necho \"MLUPS: $(( ${1//-/} % 1000 )).$2\"\n");
+    std::vector<ports::PointRequest> reqs;
+    for (int d = 1; d <= 4; ++d) {
+        ports::PointRequest r;
+        r.label = "2023-08-0" + std::to_string(d);
+        r.values = {{"date", r.label}};
+        reqs.push_back(r);
+    }
+    auto c = f.config("bash " + s + " {date} {repeat}");
+    c.gpus = {"0", "1", "2", "3"};
+    adapters::ProcessRunner pool(c, f.progress, f.clock);
+    CHECK(pool.workers() == 4);
+    const auto parallel = pool.run_points(reqs);
+    std::istringstream times(test::read_file(f.dir.file("times")));
+    std::string label;
+    double start = 0, end = 0, latest_start = 0, earliest_end = 1e300;
+    std::string gpu;
+    std::set<std::string> gpus;
+    int n = 0;
+    while (times >> label >> start >> end >> gpu) {
+        latest_start = std::max(latest_start, start);
+        earliest_end = std::min(earliest_end, end);
+        gpus.insert(gpu);
+        ++n;
+    }
+    CHECK(n == 4);
+    CHECK(latest_start < earliest_end); // all four ran at the same time
+    CHECK(gpus == std::set<std::string>{"0", "1", "2", "3"});
+
+    auto seq_cfg = c;
+    seq_cfg.gpus.clear();
+    adapters::ProcessRunner sequential(seq_cfg, f.progress, f.clock);
+    CHECK(sequential.workers() == 1);
+    const auto seq = sequential.run_points(reqs);
+    REQUIRE(seq.size() == parallel.size());
+    for (size_t i = 0; i < seq.size(); ++i) {
+        CHECK(parallel[i].label == reqs[i].label);
+        CHECK(parallel[i].status == core::Status::ok);
+        CHECK(parallel[i].values == seq[i].values);
+        CHECK(parallel[i].label == seq[i].label);
+    }
+    CHECK(parallel[2].values == std::vector<double>{803.1});
+}
