@@ -1,5 +1,7 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
+#include "adapters/git/libgit2_repo.hpp"
+#include "adapters/json/hourly_json.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
@@ -30,6 +32,9 @@ int main(int argc, char** argv) {
         c.echo_logs = c.echo_logs || in_actions;
         return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
     };
+    adapters::Libgit2Guard libgit2;
+    a.open_source_repo = adapters::open_libgit2_repo;
+    a.hourly_json = adapters::hourly_to_json;
     adapters::install_interrupt_handlers();
     return cli::run(argc, argv, a);
 }

@@ -39,7 +39,9 @@ std::string format_value(double v) {
     return buf;
 }
 
-std::string short_sha(const std::string& sha) { return sha.substr(0, 10); }
+std::string short_sha(const std::string& sha) {
+    return sha.substr(0, 10);
+}
 
 std::string describe(const Commits& c) {
     std::string s;
@@ -144,11 +146,9 @@ public:
     }
 
     /// Narrow `points` (first good, last bad) with the strategy; returns the window indices.
-    std::pair<std::size_t, std::size_t> search(const std::vector<Point>& points, core::Stage stage,
-                                               const std::vector<double>& good,
-                                               const std::vector<double>& bad,
-                                               std::vector<core::StateOutcome>& outs,
-                                               bool& stopped) {
+    std::pair<std::size_t, std::size_t>
+    search(const std::vector<Point>& points, core::Stage stage, const std::vector<double>& good,
+           const std::vector<double>& bad, std::vector<core::StateOutcome>& outs, bool& stopped) {
         const std::size_t n = points.size();
         std::vector<Verdict> v(n, Verdict::untested);
         v[0] = Verdict::good;
@@ -436,8 +436,8 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         const auto& ref = o.repos[r].ref;
         core::RepoLine chain{repos[r]->name(), repos[r]->first_parent_history(ref, since)};
         if (o.any_parent)
-            lines.push_back({repos[r]->name(),
-                             core::rev_list_order(repos[r]->reachable(ref), repos[r]->resolve(ref))});
+            lines.push_back({repos[r]->name(), core::rev_list_order(repos[r]->reachable(ref),
+                                                                    repos[r]->resolve(ref))});
         else
             lines.push_back(chain);
         chains.push_back(std::move(chain));
@@ -581,8 +581,8 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     touts.back().status = outs[hi].status;
     touts.back().values = outs[hi].values;
     bool tstopped = false;
-    auto [tlo, thi] = engine.search(tl, core::Stage::commit, good_end.values, bad_end.values,
-                                    touts, tstopped);
+    auto [tlo, thi] =
+        engine.search(tl, core::Stage::commit, good_end.values, bad_end.values, touts, tstopped);
     result.commit_steps = touts;
     result.budget_exhausted = tstopped;
     if (tstopped) {
@@ -609,8 +609,8 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         result.culprit->note = "only " + step.repo + " changed in the window";
     }
     result.conclusion = "culprit";
-    result.message = "culprit: " + step.repo + " " + step.commit.sha + " \"" +
-                     step.commit.subject + "\" (" + result.culprit->note + ")";
+    result.message = "culprit: " + step.repo + " " + step.commit.sha + " \"" + step.commit.subject +
+                     "\" (" + result.culprit->note + ")";
     return result;
 }
 

@@ -27,7 +27,7 @@ struct RepoSpec {
 struct HourlyOptions {
     std::vector<RepoSpec> repos;
     bool fetch = false;
-    std::string token_env = "PERFSWEEP_GIT_TOKEN"; ///< env var holding an HTTPS token for --fetch
+    std::string token_env = "PERFSWEEP_GIT_TOKEN";   ///< env var holding an HTTPS token for --fetch
     std::optional<util::UnixSeconds> from;           ///< window start (last good time)
     std::optional<util::UnixSeconds> to;             ///< window end (first bad time)
     std::map<std::string, std::string> good_commits; ///< --good-commits (instead of --from)

@@ -22,4 +22,7 @@ struct Context {
 /// Register `perfsweep version`.
 void add_version(CLI::App& app, Context& ctx);
 
+/// Register `perfsweep hourly`.
+void add_hourly(CLI::App& app, Context& ctx);
+
 } // namespace perfsweep::cli

@@ -46,9 +46,10 @@ struct HourlyResult {
     std::vector<StateOutcome> commit_steps; ///< commit timeline states (with --to-commit)
     std::optional<WindowEnd> last_good;
     std::optional<WindowEnd> first_bad;
-    std::vector<std::string> changed_repos;                   ///< repos that differ across window
-    std::map<std::string, std::vector<CommitInfo>> candidates; ///< repo → main-line commits in window
-    std::map<std::string, std::string> compare_urls;           ///< repo → GitHub compare URL
+    std::vector<std::string> changed_repos; ///< repos that differ across window
+    std::map<std::string, std::vector<CommitInfo>>
+        candidates;                                  ///< repo → main-line commits in window
+    std::map<std::string, std::string> compare_urls; ///< repo → GitHub compare URL
     std::optional<Culprit> culprit;
     int builds = 0; ///< builds run by this invocation
     int runs = 0;   ///< test runs (point measurements) by this invocation

@@ -194,8 +194,8 @@ std::vector<CommitInfo> commits_between(const RepoLine& line, const std::string&
 std::string compare_url(const std::string& remote_url, const std::string& a, const std::string& b) {
     std::string path;
     for (const std::string prefix :
-         {"https://github.com/", "http://github.com/", "ssh://git@github.com/", "git@github.com:",
-          "git://github.com/", "https://www.github.com/"}) {
+         {"https://github.com/", "http://github.com/", "ssh://git@github.com/",
+          "git@github.com:", "git://github.com/", "https://www.github.com/"}) {
         if (remote_url.rfind(prefix, 0) == 0) {
             path = remote_url.substr(prefix.size());
             break;

@@ -48,10 +48,10 @@ resolve_indices(const std::vector<RepoLine>& lines, const std::vector<util::Unix
 /// One point of the grid with the commit of every repo.
 struct SourceState {
     util::UnixSeconds time = 0;
-    std::map<std::string, std::string> commits;      ///< repo → sha
-    std::map<std::string, util::UnixSeconds> times;  ///< repo → committer time of that commit
-    std::vector<std::string> changed;                ///< repos whose commit differs from the previous
-    bool duplicate = false;                          ///< no repo changed since the previous point
+    std::map<std::string, std::string> commits;     ///< repo → sha
+    std::map<std::string, util::UnixSeconds> times; ///< repo → committer time of that commit
+    std::vector<std::string> changed; ///< repos whose commit differs from the previous
+    bool duplicate = false;           ///< no repo changed since the previous point
 };
 
 /// Resolve `grid` for `lines` and dedupe. Throws a usage error naming the repo and time when a

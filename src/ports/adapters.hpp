@@ -2,11 +2,13 @@
 // The bundle of real side effects handed from the composition root (main.cpp) to the CLI.
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
+#include "core/hourly_result.hpp"
 #include "ports/clock.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"
 #include "ports/runner_config.hpp"
+#include "ports/source_repo.hpp"
 
 #include <functional>
 #include <memory>
@@ -24,6 +26,10 @@ struct Adapters {
     /// Create the runner for `config` (runtime none/docker/podman/slurm, kept container). Throws a
     /// usage error for a bad config.
     std::function<std::unique_ptr<BuildingRunner>(const RunnerConfig& config)> make_runner;
+    /// Open a source repo clone (libgit2) for the hourly and commit stages.
+    OpenSourceRepo open_source_repo;
+    /// Encode an hourly/commit stage result as JSON (`hourly --json`).
+    std::function<std::string(const core::HourlyResult&)> hourly_json;
 };
 
 } // namespace perfsweep::ports

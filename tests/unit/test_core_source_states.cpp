@@ -39,11 +39,11 @@ TEST_CASE("states take the first commit in walk order at or before T, in one pas
     RepoLine line{"jax", {c("c4", 400), c("c3", 150), c("c2", 200), c("c1", 100)}};
     const std::vector<util::UnixSeconds> grid{50, 100, 160, 199, 200, 399, 400, 1000};
     auto idx = resolve_indices({line}, grid);
-    CHECK_FALSE(idx[0][0]);   // nothing at 50
-    CHECK(*idx[1][0] == 3);   // c1 (c3 is newer than 100, c2 too)
-    CHECK(*idx[2][0] == 1);   // c3 at 150 comes first in walk order
+    CHECK_FALSE(idx[0][0]); // nothing at 50
+    CHECK(*idx[1][0] == 3); // c1 (c3 is newer than 100, c2 too)
+    CHECK(*idx[2][0] == 1); // c3 at 150 comes first in walk order
     CHECK(*idx[3][0] == 1);
-    CHECK(*idx[4][0] == 1);   // c3 still first in walk order (150 <= 200)
+    CHECK(*idx[4][0] == 1); // c3 still first in walk order (150 <= 200)
     CHECK(*idx[6][0] == 0);
     CHECK(*idx[7][0] == 0);
     // Same as a naive scan per point.
@@ -56,8 +56,7 @@ TEST_CASE("states take the first commit in walk order at or before T, in one pas
     }
 }
 
-TEST_CASE("states dedupe points where no repo changed and record which changed",
-          "[core][states]") {
+TEST_CASE("states dedupe points where no repo changed and record which changed", "[core][states]") {
     RepoLine jax{"jax", {c("j2", 250), c("j1", 0)}};
     RepoLine xla{"xla", {c("x3", 320), c("x2", 150), c("x1", 0)}};
     auto states = resolve_states({jax, xla}, {100, 200, 300, 400});
@@ -92,8 +91,8 @@ TEST_CASE("rev-list order takes the newest queued commit, equal dates first-in f
 TEST_CASE("merged timeline moves one repo by one commit in time order", "[core][states]") {
     RepoLine jax{"jax", {c("j3", 500), c("j2", 300), c("j1", 100)}};
     RepoLine xla{"xla", {c("x3", 400), c("x2", 300), c("x1", 50)}};
-    auto steps = merged_timeline({jax, xla}, {{"jax", "j1"}, {"xla", "x1"}},
-                                 {{"jax", "j3"}, {"xla", "x3"}});
+    auto steps =
+        merged_timeline({jax, xla}, {{"jax", "j1"}, {"xla", "x1"}}, {{"jax", "j3"}, {"xla", "x3"}});
     std::vector<std::string> got;
     for (const auto& s : steps)
         got.push_back(s.repo + ":" + s.commit.sha);
@@ -106,8 +105,7 @@ TEST_CASE("merged timeline moves one repo by one commit in time order", "[core][
 
 TEST_CASE("commits between two states are those reachable from bad but not good",
           "[core][states]") {
-    RepoLine chain{"jax", {c("d", 4, {"c"}), c("c", 3, {"b", "pr"}), c("b", 2, {"a"}),
-                           c("a", 1)}};
+    RepoLine chain{"jax", {c("d", 4, {"c"}), c("c", 3, {"b", "pr"}), c("b", 2, {"a"}), c("a", 1)}};
     CHECK(shas(commits_between(chain, "b", "d")) == std::vector<std::string>{"d", "c"});
     CHECK(commits_between(chain, "d", "d").empty());
 }

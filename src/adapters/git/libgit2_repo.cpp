@@ -9,8 +9,12 @@
 
 namespace perfsweep::adapters {
 
-Libgit2Guard::Libgit2Guard() { git_libgit2_init(); }
-Libgit2Guard::~Libgit2Guard() { git_libgit2_shutdown(); }
+Libgit2Guard::Libgit2Guard() {
+    git_libgit2_init();
+}
+Libgit2Guard::~Libgit2Guard() {
+    git_libgit2_shutdown();
+}
 
 namespace {
 
@@ -65,11 +69,12 @@ int credentials_cb(git_credential** out, const char* /*url*/, const char* /*user
 
 class Libgit2Repo final : public ports::SourceRepo {
 public:
-    Libgit2Repo(std::string name, std::string path) : m_name(std::move(name)), m_path(std::move(path)) {
+    Libgit2Repo(std::string name, std::string path)
+        : m_name(std::move(name)), m_path(std::move(path)) {
         if (git_repository_open_ext(&m_repo.p, m_path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH,
                                     nullptr) != 0)
-            throw_usage("--repo " + m_name + "=" + m_path +
-                        ": not a git repository (" + last_error() + ")");
+            throw_usage("--repo " + m_name + "=" + m_path + ": not a git repository (" +
+                        last_error() + ")");
         if (git_repository_is_bare(m_repo.p))
             throw_usage("--repo " + m_name + "=" + m_path +
                         ": a bare repository; expected a clone with a worktree");

@@ -9,9 +9,13 @@ namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-void str(Writer& w, const std::string& s) { w.String(s.c_str(), static_cast<unsigned>(s.size())); }
+void str(Writer& w, const std::string& s) {
+    w.String(s.c_str(), static_cast<unsigned>(s.size()));
+}
 
-void key(Writer& w, const char* k) { w.Key(k); }
+void key(Writer& w, const char* k) {
+    w.Key(k);
+}
 
 void commits(Writer& w, const std::map<std::string, std::string>& c) {
     w.StartObject();
