@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 namespace perfsweep::adapters {
 
@@ -33,6 +34,8 @@ using CommitHandle = Handle<git_commit, git_commit_free>;
 using ObjectHandle = Handle<git_object, git_object_free>;
 using WalkHandle = Handle<git_revwalk, git_revwalk_free>;
 using RemoteHandle = Handle<git_remote, git_remote_free>;
+using OdbHandle = Handle<git_odb, git_odb_free>;
+using OdbObjectHandle = Handle<git_odb_object, git_odb_object_free>;
 
 std::string last_error() {
     const git_error* e = git_error_last();
@@ -56,6 +59,56 @@ core::CommitInfo info_of(const git_commit* c) {
     const unsigned n = git_commit_parentcount(c);
     for (unsigned i = 0; i < n; ++i)
         info.parents.push_back(oid_str(git_commit_parent_id(c, i)));
+    return info;
+}
+
+/// Parse a raw commit object: parents, committer time, author and subject.
+core::CommitInfo parse_raw_commit(std::string sha, std::string_view raw) {
+    core::CommitInfo info;
+    info.sha = std::move(sha);
+    std::size_t pos = 0;
+    while (pos < raw.size()) {
+        auto end = raw.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = raw.size();
+        const auto line = raw.substr(pos, end - pos);
+        pos = end + 1;
+        if (line.empty())
+            break; // the message follows
+        if (line.rfind("parent ", 0) == 0) {
+            info.parents.emplace_back(line.substr(7));
+        } else if (line.rfind("author ", 0) == 0) {
+            const auto gt = line.rfind('>');
+            if (gt != std::string_view::npos)
+                info.author = std::string(line.substr(7, gt - 6));
+        } else if (line.rfind("committer ", 0) == 0) {
+            // "committer NAME <EMAIL> SECONDS ZONE"
+            const auto gt = line.rfind('>');
+            if (gt != std::string_view::npos) {
+                const auto rest = line.substr(gt + 1);
+                info.time = std::strtoll(std::string(rest).c_str(), nullptr, 10);
+            }
+        }
+    }
+    // Subject: the first paragraph of the message, lines joined by spaces (git's summary).
+    while (pos < raw.size() && raw[pos] == '\n')
+        ++pos;
+    std::string subject;
+    while (pos < raw.size()) {
+        auto end = raw.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = raw.size();
+        auto line = raw.substr(pos, end - pos);
+        pos = end + 1;
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r'))
+            line.remove_suffix(1);
+        if (line.empty())
+            break;
+        if (!subject.empty())
+            subject += ' ';
+        subject += line;
+    }
+    info.subject = std::move(subject);
     return info;
 }
 
@@ -92,20 +145,27 @@ public:
 
     std::vector<core::CommitInfo> first_parent_history(const std::string& ref,
                                                        util::UnixSeconds since) override {
+        // Raw object reads parsed here are several times faster than git_commit_lookup for the
+        // long walks from the tip down to a window in the past.
         git_oid oid = resolve_oid(ref);
+        OdbHandle odb;
+        if (git_repository_odb(&odb.p, m_repo.p) != 0)
+            fail("open the object database");
         std::vector<core::CommitInfo> out;
-        CommitHandle c;
-        if (git_commit_lookup(&c.p, m_repo.p, &oid) != 0)
-            fail("read commit of '" + ref + "'");
         for (;;) {
-            out.push_back(info_of(c.p));
-            if (out.back().time <= since || git_commit_parentcount(c.p) == 0)
+            OdbObjectHandle obj;
+            if (git_odb_read(&obj.p, odb.p, &oid) != 0)
+                fail("read commit " + oid_str(&oid) +
+                     (out.empty() ? "" : " (a shallow or damaged clone?)"));
+            if (git_odb_object_type(obj.p) != GIT_OBJECT_COMMIT)
+                fail("read commit " + oid_str(&oid) + ": not a commit");
+            const std::string_view raw(static_cast<const char*>(git_odb_object_data(obj.p)),
+                                       git_odb_object_size(obj.p));
+            out.push_back(parse_raw_commit(oid_str(&oid), raw));
+            if (out.back().time <= since || out.back().parents.empty())
                 break;
-            CommitHandle parent;
-            if (git_commit_parent(&parent.p, c.p, 0) != 0)
-                fail("read the first parent of " + out.back().sha +
-                     " (a shallow or damaged clone?)");
-            std::swap(c.p, parent.p);
+            if (git_oid_fromstr(&oid, out.back().parents.front().c_str()) != 0)
+                fail("parse the parent of " + out.back().sha);
         }
         return out;
     }
