@@ -1,7 +1,10 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
 #include "adapters/git/libgit2_repo.hpp"
+#include "adapters/history/jsonl_store.hpp"
+#include "adapters/json/daily_json.hpp"
 #include "adapters/json/hourly_json.hpp"
+#include "adapters/json/measurement_json.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
@@ -24,7 +27,9 @@ int main(int argc, char** argv) {
     a.clock = &clock;
     a.progress = &progress;
     a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
-        throw_usage("history '" + spec + "': no history store is available yet");
+        if (spec.rfind("git:", 0) == 0)
+            throw_usage("history '" + spec + "': git histories are not available yet");
+        return std::make_unique<adapters::JsonlHistoryStore>(spec);
     };
     a.make_runner =
         [&](const ports::RunnerConfig& config) -> std::unique_ptr<ports::BuildingRunner> {
@@ -32,6 +37,13 @@ int main(int argc, char** argv) {
         c.echo_logs = c.echo_logs || in_actions;
         return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
     };
+    a.measurement_json = [](const core::Measurement& m) {
+        return adapters::measurement_to_json(m);
+    };
+    a.measurement_from_json = [](const std::string& json, const std::string& where) {
+        return adapters::measurement_from_json(json, where);
+    };
+    a.daily_json = [](const core::DailyResult& r) { return adapters::daily_to_json(r); };
     adapters::Libgit2Guard libgit2;
     a.open_source_repo = adapters::open_libgit2_repo;
     a.hourly_json = adapters::hourly_to_json;

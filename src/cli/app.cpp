@@ -15,6 +15,8 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "perfsweep 0.1.0");
     add_version(app, ctx);
+    add_run(app, ctx);
+    add_daily(app, ctx);
     add_hourly(app, ctx);
     try {
         app.parse(argc, argv);

@@ -21,6 +21,10 @@ struct Context {
 
 /// Register `perfsweep version`.
 void add_version(CLI::App& app, Context& ctx);
+/// Register `perfsweep run` (measure one point).
+void add_run(CLI::App& app, Context& ctx);
+/// Register `perfsweep daily`.
+void add_daily(CLI::App& app, Context& ctx);
 
 /// Register `perfsweep hourly`.
 void add_hourly(CLI::App& app, Context& ctx);

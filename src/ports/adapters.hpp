@@ -2,6 +2,7 @@
 // The bundle of real side effects handed from the composition root (main.cpp) to the CLI.
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
+#include "core/daily_result.hpp"
 #include "core/hourly_result.hpp"
 #include "ports/clock.hpp"
 #include "ports/files.hpp"
@@ -26,6 +27,13 @@ struct Adapters {
     /// Create the runner for `config` (runtime none/docker/podman/slurm, kept container). Throws a
     /// usage error for a bad config.
     std::function<std::unique_ptr<BuildingRunner>(const RunnerConfig& config)> make_runner;
+    /// Encode one measurement as a compact JSON object (the history record format).
+    std::function<std::string(const core::Measurement& m)> measurement_json;
+    /// Decode one measurement JSON object; throws a usage error naming `where` (file:line).
+    std::function<core::Measurement(const std::string& json, const std::string& where)>
+        measurement_from_json;
+    /// Render a daily sweep result as JSON (`perfsweep daily --json`).
+    std::function<std::string(const core::DailyResult& r)> daily_json;
     /// Open a source repo clone (libgit2) for the hourly and commit stages.
     OpenSourceRepo open_source_repo;
     /// Encode an hourly/commit stage result as JSON (`hourly --json`).

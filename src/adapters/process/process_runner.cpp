@@ -115,6 +115,9 @@ ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progre
     (void)core::extract_metric("", m_cfg.metric_regex); // validates the regex now
     if (m_cfg.unit.empty())
         m_cfg.unit = m_cfg.metric;
+    if (m_cfg.logs_dir.empty())
+        m_cfg.logs_dir = "perfsweep-logs";
+    m_cfg.logs_dir = std::filesystem::absolute(m_cfg.logs_dir).lexically_normal().string();
     if (m_cfg.benchmark.empty())
         m_cfg.benchmark = m_cfg.test_command;
 }

@@ -1,0 +1,166 @@
+#include "adapters/json/daily_json.hpp"
+
+#include "core/stats.hpp"
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <cmath>
+#include <map>
+
+namespace perfsweep::adapters {
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void put(Writer& w, const char* key, const std::string& v) {
+    w.Key(key);
+    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+}
+
+void put(Writer& w, const char* key, double v) {
+    w.Key(key);
+    if (std::isfinite(v))
+        w.Double(v);
+    else
+        w.Null();
+}
+
+void put_int(Writer& w, const char* key, long v) {
+    w.Key(key);
+    w.Int64(v);
+}
+
+void put_map(Writer& w, const char* key, const std::map<std::string, std::string>& m) {
+    w.Key(key);
+    w.StartObject();
+    for (const auto& [k, v] : m)
+        put(w, k.c_str(), v);
+    w.EndObject();
+}
+
+// The last record of point i (its commits, image, digest, log), if any.
+const core::Measurement* last_record(const core::DailyResult& r, std::size_t i) {
+    if (i >= r.measurements.size() || r.measurements[i].empty())
+        return nullptr;
+    return &r.measurements[i].back();
+}
+
+} // namespace
+
+std::string daily_to_json(const core::DailyResult& r) {
+    const auto& s = r.sweep;
+    rapidjson::StringBuffer buf;
+    Writer w(buf);
+    w.SetIndent(' ', 2);
+    w.StartObject();
+    put(w, "stage", std::string("daily"));
+    put(w, "from", r.from);
+    put(w, "to", r.to);
+    put(w, "image", r.image);
+    put(w, "benchmark", r.benchmark);
+    put(w, "metric", r.metric);
+    put(w, "unit", r.unit);
+    put(w, "direction", std::string(core::to_string(r.direction)));
+    put(w, "strategy", std::string(core::to_string(s.options.strategy)));
+    put_int(w, "repeats", s.options.repeats);
+    put_int(w, "max_repeats", s.options.max_repeats);
+    put_int(w, "min_span", s.options.min_span);
+    put(w, "min_change", s.options.min_change);
+    w.Key("points");
+    w.StartArray();
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+        const auto& p = s.points[i];
+        const auto* m = last_record(r, i);
+        w.StartObject();
+        put(w, "label", p.label);
+        const std::string status = p.state == core::PointState::untested
+                                       ? "untested"
+                                       : std::string(core::to_string(p.status));
+        put(w, "status", status);
+        w.Key("values");
+        w.StartArray();
+        for (double v : p.values)
+            w.Double(v);
+        w.EndArray();
+        if (!p.values.empty()) {
+            const auto sum = core::summarize(p.values);
+            put(w, "median", sum.median);
+            put(w, "stddev", sum.stddev);
+        }
+        put_int(w, "repeats", static_cast<long>(p.values.size()));
+        put(w, "log", p.log);
+        if (!p.reason.empty())
+            put(w, "reason", p.reason);
+        w.Key("reused");
+        w.Bool(p.reused);
+        if (m) {
+            put(w, "image", m->image);
+            if (!m->digest.empty())
+                put(w, "digest", m->digest);
+            put_map(w, "commits", m->commits);
+            put_map(w, "commit_times", m->commit_times);
+        }
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("boundaries");
+    w.StartArray();
+    for (const auto& b : s.boundaries) {
+        w.StartObject();
+        put(w, "last_before", s.points[b.last_before].label);
+        put(w, "first_after", s.points[b.first_after].label);
+        put(w, "old", b.old_level);
+        put(w, "new", b.new_level);
+        put(w, "relative_change", b.relative_change);
+        put(w, "p_value", b.p_value);
+        put(w, "kind", std::string(core::to_string(b.kind)));
+        w.Key("narrowed");
+        w.Bool(b.untested_between == 0);
+        put_int(w, "untested_between", static_cast<long>(b.untested_between));
+        w.Key("broken_between");
+        w.StartArray();
+        for (auto i : b.broken_between)
+            w.String(s.points[i].label.c_str());
+        w.EndArray();
+        if (const auto* m = last_record(r, b.last_before)) {
+            put_map(w, "last_before_commits", m->commits);
+            put_map(w, "last_before_commit_times", m->commit_times);
+        }
+        if (const auto* m = last_record(r, b.first_after)) {
+            put_map(w, "first_after_commits", m->commits);
+            put_map(w, "first_after_commit_times", m->commit_times);
+        }
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("skipped");
+    w.StartArray();
+    for (auto i : s.skipped) {
+        const auto& p = s.points[i];
+        w.StartObject();
+        put(w, "label", p.label);
+        put(w, "status", std::string(core::to_string(p.status)));
+        put(w, "reason", p.reason);
+        put(w, "log", p.log);
+        w.EndObject();
+    }
+    w.EndArray();
+    put_int(w, "runs", s.runs);
+    put_int(w, "exhaustive_runs", s.exhaustive_runs);
+    put_int(w, "resumed_runs", r.resumed_runs);
+    put_int(w, "reused_values", s.reused_values);
+    w.Key("complete");
+    w.Bool(s.complete);
+    put(w, "stop_reason", s.stop_reason);
+    w.Key("warnings");
+    w.StartArray();
+    for (const auto& x : r.warnings)
+        w.String(x.c_str());
+    w.EndArray();
+    w.EndObject();
+    return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+} // namespace perfsweep::adapters

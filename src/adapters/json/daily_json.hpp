@@ -1,0 +1,13 @@
+#pragma once
+// JSON rendering of a daily sweep (`perfsweep daily --json`).
+
+#include "core/daily_result.hpp"
+
+#include <string>
+
+namespace perfsweep::adapters {
+
+/// `r` as one pretty-printed JSON object (README "Daily narrowing" lists the fields).
+std::string daily_to_json(const core::DailyResult& r);
+
+} // namespace perfsweep::adapters

@@ -1,0 +1,218 @@
+#include "app/daily.hpp"
+
+#include "core/commit_probe.hpp"
+#include "util/error.hpp"
+#include "util/time.hpp"
+
+#include <cstdio>
+#include <map>
+#include <optional>
+
+namespace perfsweep::app {
+
+namespace {
+
+std::string run_file(const std::string& dir, long n) {
+    char name[32];
+    std::snprintf(name, sizeof name, "/run-%06ld.json", n);
+    return dir + name;
+}
+
+std::string date_part(const std::string& label, int from, int len) {
+    return label.substr(static_cast<std::size_t>(from), static_cast<std::size_t>(len));
+}
+
+} // namespace
+
+std::vector<std::string> daily_candidates(const std::string& from, const std::string& to) {
+    const auto f = util::parse_date(from);
+    if (!f)
+        throw_usage("--from '" + from + "': expected a calendar date YYYY-MM-DD");
+    const auto t = util::parse_date(to);
+    if (!t)
+        throw_usage("--to '" + to + "': expected a calendar date YYYY-MM-DD");
+    if (*t < *f)
+        throw_usage("--to " + to + " is before --from " + from);
+    const auto n = util::days_from_civil(*t) - util::days_from_civil(*f) + 1;
+    if (n > 3660)
+        throw_usage("--from " + from + " --to " + to + ": more than 10 years of dates");
+    std::vector<std::string> out;
+    for (std::int64_t i = 0; i < n; ++i)
+        out.push_back(util::format_date(util::add_days(*f, i)));
+    return out;
+}
+
+core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& runner,
+                            ports::PointRunner* probe, ports::Files& files, ports::Clock& clock,
+                            ports::Progress& progress, ports::HistoryStore* history,
+                            const MeasurementCodec& codec) {
+    const auto labels = daily_candidates(options.from, options.to);
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        index[labels[i]] = i;
+    auto sweep_opts = options.sweep;
+    sweep_opts.workers = std::max(1, runner.workers());
+    core::SweepPlan plan(labels, sweep_opts);
+    core::DailyResult out;
+    out.from = options.from;
+    out.to = options.to;
+    out.benchmark = options.benchmark;
+    out.direction = options.sweep.direction;
+    out.measurements.resize(labels.size());
+    std::string fingerprint; // of this runner, known after the first measurement
+    bool have_fingerprint = false;
+
+    auto observe = [&](const core::Measurement& m, long runs) {
+        const auto it = index.find(m.label);
+        if (it == index.end())
+            return false;
+        plan.observe(it->second, m.status, m.values, m.reason, m.log, runs);
+        out.measurements[it->second].push_back(m);
+        if (out.metric.empty() && !m.metric.empty()) {
+            out.metric = m.metric;
+            out.unit = m.unit;
+        }
+        if (!have_fingerprint && !m.runner.empty()) {
+            fingerprint = core::fingerprint_key(m.runner);
+            have_fingerprint = true;
+        }
+        return true;
+    };
+
+    // 1. Resume: read back every committed run of an earlier, identical invocation.
+    long next_file = 1;
+    if (!options.state_dir.empty()) {
+        files.make_dirs(options.state_dir);
+        const std::string id_path = options.state_dir + "/sweep.txt";
+        if (files.exists(id_path)) {
+            const auto stored = files.read_text(id_path);
+            if (stored != options.identity)
+                throw_usage("--state " + options.state_dir + ": it holds a different sweep (" +
+                            id_path + " differs); use a fresh --state directory or the same flags");
+        } else
+            files.write_atomic(id_path, options.identity);
+        while (files.exists(run_file(options.state_dir, next_file))) {
+            const auto path = run_file(options.state_dir, next_file);
+            const auto text = files.read_text(path);
+            const auto nl = text.find('\n');
+            // First line: runs charged; second: the measurement record.
+            long runs = 0;
+            try {
+                runs = std::stol(text.substr(0, nl));
+            } catch (const std::exception&) {
+                throw_usage(path + ":1: expected the number of runs");
+            }
+            const auto m =
+                codec.decode(nl == std::string::npos ? "" : text.substr(nl + 1), path + ":2");
+            if (!observe(m, runs))
+                throw_usage(path + ": label '" + m.label + "' is not a date of the sweep");
+            out.resumed_runs += runs;
+            ++next_file;
+        }
+        if (next_file > 1)
+            progress.line("resuming from " + options.state_dir + ": " +
+                          std::to_string(next_file - 1) + " finished measurements");
+    }
+
+    // 2. History reuse (same benchmark, same runner fingerprint, status ok).
+    std::vector<core::Measurement> hist;
+    if (history && !options.rerun) {
+        auto load = history->load();
+        out.warnings = load.warnings;
+        for (auto& m : load.records)
+            if (m.status == core::Status::ok && !m.values.empty() &&
+                m.benchmark == options.benchmark && index.count(m.label))
+                hist.push_back(std::move(m));
+    }
+    bool reused = false;
+    auto reuse_history = [&] {
+        if (reused || !have_fingerprint)
+            return;
+        reused = true;
+        long n = 0;
+        for (const auto& m : hist)
+            if (core::fingerprint_key(m.runner) == fingerprint) {
+                const auto i = index.at(m.label);
+                if (plan.point(i).state == core::PointState::untested) {
+                    plan.reuse(i, m.values, m.log);
+                    out.measurements[i].push_back(m);
+                    ++n;
+                }
+            }
+        if (n > 0)
+            progress.line("reusing " + std::to_string(n) + " dates from " + history->describe());
+    };
+    reuse_history();
+
+    // 3. Rounds.
+    const double started = clock.now();
+    std::string stop;
+    for (;;) {
+        if (options.max_time_s > 0 && clock.now() - started >= options.max_time_s) {
+            stop = "time budget spent (--max-time)";
+            break;
+        }
+        const auto reqs = plan.next();
+        if (reqs.empty()) {
+            if (plan.budget_exhausted())
+                stop = "run budget spent (--max-runs)";
+            break;
+        }
+        std::vector<ports::PointRequest> batch;
+        for (const auto& r : reqs) {
+            ports::PointRequest pr;
+            pr.label = labels[r.index];
+            pr.stage = core::Stage::daily;
+            pr.repeats = r.repeats;
+            pr.values["date"] = labels[r.index];
+            pr.values["yyyy"] = date_part(labels[r.index], 0, 4);
+            pr.values["mm"] = date_part(labels[r.index], 5, 2);
+            pr.values["dd"] = date_part(labels[r.index], 8, 2);
+            batch.push_back(std::move(pr));
+        }
+        auto results = runner.run_points(batch);
+        for (std::size_t k = 0; k < results.size() && k < reqs.size(); ++k) {
+            auto& m = results[k];
+            m.label = batch[k].label;
+            m.stage = core::Stage::daily;
+            if (m.benchmark.empty())
+                m.benchmark = options.benchmark;
+            const bool first_ok = m.status == core::Status::ok &&
+                                  plan.point(reqs[k].index).state == core::PointState::untested;
+            if (probe && first_ok) {
+                auto probe_request = batch[k];
+                probe_request.repeats = 1;
+                auto pm = probe->run_points({probe_request});
+                if (!pm.empty() && !pm[0].log.empty() && files.exists(pm[0].log)) {
+                    const auto found = core::parse_commit_probe(files.read_text(pm[0].log));
+                    for (const auto& [repo, sha] : found.commits)
+                        m.commits[repo] = sha;
+                    for (const auto& [repo, t] : found.commit_times)
+                        m.commit_times[repo] = t;
+                }
+            }
+            const long runs = m.status == core::Status::missing ? 0 : reqs[k].repeats;
+            // Commit the run before anything else happens (atomic write of one file).
+            if (!options.state_dir.empty()) {
+                files.write_atomic(run_file(options.state_dir, next_file),
+                                   std::to_string(runs) + "\n" + codec.encode(m) + "\n");
+                ++next_file;
+            }
+            if (history)
+                history->append({m});
+            observe(m, runs);
+            std::string line = m.label + "  " + std::string(core::to_string(m.status));
+            if (m.status == core::Status::ok) {
+                const auto& vals = plan.point(reqs[k].index).values;
+                line += "  " + std::to_string(vals.size()) + " values";
+            } else
+                line += "  (" + m.reason + ")";
+            progress.line(line);
+        }
+        reuse_history();
+    }
+    out.sweep = plan.result(stop);
+    return out;
+}
+
+} // namespace perfsweep::app

@@ -1,0 +1,50 @@
+#pragma once
+// Use case: daily narrowing over dated nightly builds (`perfsweep daily`). Candidates are the
+// calendar dates of [from, to]; the pure planner (core/sweep_plan) picks which to run; every
+// finished run is committed to the state directory before the next round, so a killed sweep
+// resumes without rerunning or losing a run.
+
+#include "core/daily_result.hpp"
+#include "core/model.hpp"
+#include "core/sweep_plan.hpp"
+#include "ports/clock.hpp"
+#include "ports/files.hpp"
+#include "ports/history_store.hpp"
+#include "ports/progress.hpp"
+#include "ports/runner.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perfsweep::app {
+
+/// What `perfsweep daily` was asked to do.
+struct DailyOptions {
+    std::string from;         ///< first date, YYYY-MM-DD (publisher's calendar date)
+    std::string to;           ///< last date, YYYY-MM-DD
+    std::string benchmark;    ///< benchmark name, to match history records
+    core::SweepOptions sweep; ///< strategy, repeats, budgets, workers (set from the runner)
+    std::string state_dir;    ///< resumable state; empty = none
+    bool rerun = false;       ///< ignore history points
+    double max_time_s = 0;    ///< wall-clock budget; 0 = none
+    std::string identity;     ///< text identifying the command, stored in the state dir
+};
+
+/// How the use case reads and writes measurement records (JSON codec from the adapters).
+struct MeasurementCodec {
+    std::function<std::string(const core::Measurement&)> encode;
+    std::function<core::Measurement(const std::string& text, const std::string& where)> decode;
+};
+
+/// The candidate dates of [from, to]; throws a usage error naming the flag on a bad date.
+std::vector<std::string> daily_candidates(const std::string& from, const std::string& to);
+
+/// Run the sweep. `probe` (optional) runs the commits probe once per date that measured ok; its
+/// log is read through `files` and parsed with core::parse_commit_probe.
+core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& runner,
+                            ports::PointRunner* probe, ports::Files& files, ports::Clock& clock,
+                            ports::Progress& progress, ports::HistoryStore* history,
+                            const MeasurementCodec& codec);
+
+} // namespace perfsweep::app

@@ -1,0 +1,182 @@
+#include "app/daily.hpp"
+#include "cli/context.hpp"
+#include "report/daily_text.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <memory>
+
+namespace perfsweep::cli {
+
+namespace {
+
+struct DailyFlags {
+    ports::RunnerConfig cfg;
+    std::string from, to, strategy = "adaptive", timeout = "30m", gpus, direction = "higher";
+    std::string state, history, max_time, probe;
+    int repeats = 3, max_repeats = 12, min_span = 5;
+    double min_change = 0.02;
+    long max_runs = 0;
+    bool rerun = false, json = false;
+    std::vector<std::string> env;
+};
+
+void execute(DailyFlags& f, Context& ctx) {
+    auto& a = ctx.adapters;
+    if (!a.make_runner || !a.measurement_json || !a.measurement_from_json)
+        throw_infra("no runner or JSON codec is available in this build");
+    auto cfg = f.cfg;
+    const auto timeout = util::parse_duration(f.timeout);
+    if (!timeout)
+        throw_usage("--timeout '" + f.timeout + "': expected a duration such as 90s, 30m or 2h");
+    cfg.timeout_s = static_cast<double>(*timeout);
+    const auto dir = core::parse_direction(f.direction);
+    if (!dir)
+        throw_usage("--direction '" + f.direction + "': expected higher or lower");
+    cfg.direction = *dir;
+    if (!f.gpus.empty())
+        for (const auto& g : util::split(f.gpus, ','))
+            cfg.gpus.emplace_back(util::trim(g));
+    for (const auto& kv : f.env) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw_usage("--env '" + kv + "': expected NAME=VALUE");
+        cfg.env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    if (cfg.benchmark.empty())
+        cfg.benchmark = cfg.test_command;
+
+    app::DailyOptions o;
+    o.from = f.from;
+    o.to = f.to;
+    o.benchmark = cfg.benchmark;
+    const auto strategy = core::parse_strategy(f.strategy);
+    if (!strategy)
+        throw_usage("--strategy '" + f.strategy + "': expected exhaustive, adaptive or bisect");
+    o.sweep.strategy = *strategy;
+    o.sweep.repeats = f.repeats;
+    o.sweep.max_repeats = std::max(f.max_repeats, f.repeats);
+    o.sweep.min_span = f.min_span;
+    o.sweep.min_change = f.min_change;
+    o.sweep.max_runs = f.max_runs;
+    o.sweep.direction = cfg.direction;
+    if (!f.max_time.empty()) {
+        const auto t = util::parse_duration(f.max_time);
+        if (!t)
+            throw_usage("--max-time '" + f.max_time + "': expected a duration such as 2h or 90m");
+        o.max_time_s = static_cast<double>(*t);
+    }
+    o.state_dir = f.state;
+    o.rerun = f.rerun;
+    o.identity = "from=" + f.from + "\nto=" + f.to + "\nimage=" + cfg.image +
+                 "\nruntime=" + cfg.runtime + "\ntest=" + cfg.test_command +
+                 "\nbenchmark=" + cfg.benchmark + "\nmetric=" + cfg.metric +
+                 "\nstrategy=" + f.strategy + "\nrepeats=" + std::to_string(f.repeats) +
+                 "\nmax_repeats=" + std::to_string(o.sweep.max_repeats) +
+                 "\nmin_span=" + std::to_string(f.min_span) +
+                 "\nmin_change=" + std::to_string(f.min_change) + "\n";
+
+    std::unique_ptr<ports::HistoryStore> history;
+    if (!f.history.empty()) {
+        if (!a.open_history)
+            throw_infra("no history store is available in this build");
+        history = a.open_history(f.history);
+    }
+    auto runner = a.make_runner(cfg);
+    std::unique_ptr<ports::BuildingRunner> probe;
+    if (!f.probe.empty()) {
+        auto pc = cfg;
+        pc.test_command = f.probe;
+        pc.warmup = 0;
+        pc.logs_dir = cfg.logs_dir + "/probe";
+        probe = a.make_runner(pc);
+    }
+    app::MeasurementCodec codec{a.measurement_json, a.measurement_from_json};
+    auto r = app::run_daily(o, *runner, probe.get(), *a.files, *a.clock, *a.progress, history.get(),
+                            codec);
+    r.image = cfg.image;
+    if (r.metric.empty()) {
+        r.metric = cfg.metric;
+        r.unit = cfg.unit.empty() ? cfg.metric : cfg.unit;
+    }
+    if (f.json) {
+        if (!a.daily_json)
+            throw_infra("no JSON writer is available in this build");
+        std::printf("%s", a.daily_json(r).c_str());
+    } else
+        std::printf("%s", report::render_daily(r).c_str());
+    std::fflush(stdout);
+    bool undecided = !r.sweep.complete;
+    for (const auto& b : r.sweep.boundaries)
+        undecided = undecided || b.kind == core::BoundaryKind::unknown;
+    ctx.exit_code = undecided ? exit_inconclusive : exit_ok;
+}
+
+} // namespace
+
+void add_daily(CLI::App& app, Context& ctx) {
+    auto f = std::make_shared<DailyFlags>();
+    auto* cmd = app.add_subcommand(
+        "daily", "Sweep dated nightly images between two dates and find every change of level");
+    cmd->add_option("--from", f->from, "First date YYYY-MM-DD (tag date, publisher's time zone)")
+        ->required();
+    cmd->add_option("--to", f->to, "Last date YYYY-MM-DD")->required();
+    cmd->add_option("--image", f->cfg.image,
+                    "Image template with {date} or {yyyy} {mm} {dd}, e.g. "
+                    "ghcr.io/nvidia/jax:nightly-{date} or ghcr.io/nvidia/jax:jax-{date}");
+    cmd->add_option("--runtime", f->cfg.runtime, "none | docker | podman | slurm")
+        ->capture_default_str();
+    cmd->add_option("--test", f->cfg.test_command,
+                    "Benchmark command template (split once, no shell)")
+        ->required();
+    cmd->add_option("--strategy", f->strategy, "exhaustive | adaptive | bisect")
+        ->capture_default_str();
+    cmd->add_option("--repeats", f->repeats, "Values per date at first")->capture_default_str();
+    cmd->add_option("--max-repeats", f->max_repeats, "Cap when undecided dates double repeats")
+        ->capture_default_str();
+    cmd->add_option("--min-span", f->min_span,
+                    "A change lasting at least this many days is always seen (adaptive)")
+        ->capture_default_str();
+    cmd->add_option("--min-change", f->min_change,
+                    "Smallest relative change to find (0.02 = 2 %); smaller ones are ignored")
+        ->capture_default_str();
+    cmd->add_option("--gpus", f->gpus, "GPU pool, e.g. 0,1 (that many dates run in parallel)");
+    cmd->add_option("--state", f->state,
+                    "State directory: every finished run is committed there; rerunning the same "
+                    "command resumes");
+    cmd->add_option("--history", f->history,
+                    "History to reuse points from (same benchmark and runner) and append to");
+    cmd->add_flag("--rerun", f->rerun, "Do not reuse history points");
+    cmd->add_option("--max-runs", f->max_runs, "Budget of benchmark runs (0 = none)")
+        ->capture_default_str();
+    cmd->add_option("--max-time", f->max_time, "Wall-clock budget (e.g. 4h)");
+    cmd->add_option("--commits-probe", f->probe,
+                    "Command run once per measured date whose output names the build's commits "
+                    "('NAME SHA [ISO-TIME]' lines or git-clone.yaml), e.g. cat "
+                    "/opt/manifest.d/git-clone.yaml");
+    cmd->add_flag("--json", f->json, "Print the result as JSON");
+    cmd->add_option("--timeout", f->timeout, "Per-run timeout (90s, 30m, 2h)")
+        ->capture_default_str();
+    cmd->add_option("--warmup", f->cfg.warmup, "Runs discarded first")->capture_default_str();
+    cmd->add_option("--metric", f->cfg.metric, "Metric name; default regex '<M>: <number>'")
+        ->capture_default_str();
+    cmd->add_option("--metric-regex", f->cfg.metric_regex,
+                    "ECMAScript regex with one capture group holding the number");
+    cmd->add_option("--unit", f->cfg.unit, "Unit (default: the metric name)");
+    cmd->add_option("--benchmark", f->cfg.benchmark, "Benchmark name (default: the test command)");
+    cmd->add_option("--direction", f->direction, "higher | lower (which is better)")
+        ->capture_default_str();
+    cmd->add_option("--logs", f->cfg.logs_dir, "Directory for per-run logs")->capture_default_str();
+    cmd->add_option("--mount", f->cfg.mounts, "Container mount SRC:DST[:ro] (repeatable)");
+    cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
+    cmd->add_option("--workdir", f->cfg.workdir, "Working directory ({workdir})");
+    cmd->add_option("--srun-arg", f->cfg.srun_args,
+                    "Extra srun argument, e.g. --partition=gpu (repeatable)");
+    cmd->callback([f, &ctx] { execute(*f, ctx); });
+}
+
+} // namespace perfsweep::cli

@@ -1,0 +1,86 @@
+#pragma once
+// Regression detection over a measurement series: change points and a verdict about the present.
+// Result types live here so that report and other stages can use them. Pure.
+
+#include "core/model.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfsweep::core {
+
+/// Tunables of `detect`; the defaults are the documented ones (README "History and detection").
+struct DetectOptions {
+    double threshold = 0.02;     ///< smallest relative change reported (and acted on)
+    double alpha = 0.001;        ///< a change point's p-value must be below this
+    double penalty_factor = 5.0; ///< penalty per change point = factor * ln(n) noise variances
+    double outlier_k = 4.0;      ///< a lone point further than k noise scales is an outlier
+    std::size_t min_points = 4;  ///< fewer ok points than this: inconclusive
+    double dof_factor = 0.3; ///< effective degrees of freedom of the noise scale per point
+};
+
+/// Whether a change is for the worse or the better, given the metric's direction.
+enum class ChangeKind { regression, improvement };
+
+/// The verdict about the latest level.
+enum class Verdict { regression, improvement, no_regression, inconclusive };
+
+/// One level shift between two adjacent segments.
+struct ChangePoint {
+    std::size_t index = 0;      ///< position of `first_after` among the used (ok) points
+    std::string last_before;    ///< label of the last point of the old level
+    std::string first_after;    ///< label of the first point of the new level
+    double old_level = 0;       ///< median of the old segment's point medians
+    double new_level = 0;       ///< median of the new segment's point medians
+    double relative_change = 0; ///< (new - old) / |old|
+    double p_value = 1;         ///< two-sided t-test of the segment means with the noise scale
+    ChangeKind kind = ChangeKind::regression;
+};
+
+/// A run of points at one level.
+struct Segment {
+    std::string first_label;
+    std::string last_label;
+    std::size_t points = 0;
+    double level = 0; ///< median of the point medians
+};
+
+/// A point left out of the statistics.
+struct FailedPoint {
+    std::string label;
+    std::string reason;
+};
+
+/// Everything `detect` found.
+struct DetectResult {
+    std::string benchmark;
+    std::string metric;
+    std::string unit;
+    Direction direction = Direction::higher_is_better;
+    Verdict verdict = Verdict::inconclusive;
+    std::string reason;        ///< one sentence explaining the verdict
+    double threshold = 0.02;   ///< the threshold used
+    std::size_t points = 0;    ///< ok points used
+    double noise = 0;          ///< estimated noise of one point, in the metric's unit
+    double relative_noise = 0; ///< noise / |median level|
+    std::vector<std::string> outliers; ///< labels of lone outliers left out of the step fit
+    std::vector<ChangePoint> change_points;
+    std::vector<Segment> segments;
+    std::vector<FailedPoint> failed;
+};
+
+/// Detect change points over `series` (all one benchmark and metric, in time order; repeats of
+/// one label may be separate measurements and are pooled) and decide the verdict. Measurements
+/// whose status is not ok or that have no values are listed in `failed`. Deterministic.
+DetectResult detect(const std::vector<Measurement>& series, const DetectOptions& options = {});
+
+/// "regression" / "improvement".
+std::string_view to_string(ChangeKind k);
+/// "regression" / "improvement" / "no_regression" / "inconclusive".
+std::string_view to_string(Verdict v);
+/// The process exit code for `v` (util/exit_codes.hpp: 1, 5, 0, 4).
+int exit_code_for(Verdict v);
+
+} // namespace perfsweep::core

@@ -1,0 +1,434 @@
+#include "core/sweep_plan.hpp"
+
+#include "core/stats.hpp"
+#include "util/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace perfsweep::core {
+
+namespace {
+
+// Weight (degrees of freedom) of the pooled noise estimate in each point's variance.
+constexpr double k_prior_dof = 8;
+
+double mean_of(const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v)
+        s += x;
+    return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+double var_of(const std::vector<double>& v, double m) {
+    if (v.size() < 2)
+        return 0;
+    double ss = 0;
+    for (double x : v)
+        ss += (x - m) * (x - m);
+    return ss / static_cast<double>(v.size() - 1);
+}
+
+} // namespace
+
+std::string_view to_string(SweepStrategy s) {
+    switch (s) {
+    case SweepStrategy::exhaustive:
+        return "exhaustive";
+    case SweepStrategy::adaptive:
+        return "adaptive";
+    case SweepStrategy::bisect:
+        return "bisect";
+    }
+    return "adaptive";
+}
+
+std::optional<SweepStrategy> parse_strategy(std::string_view s) {
+    if (s == "exhaustive")
+        return SweepStrategy::exhaustive;
+    if (s == "adaptive")
+        return SweepStrategy::adaptive;
+    if (s == "bisect")
+        return SweepStrategy::bisect;
+    return std::nullopt;
+}
+
+std::string_view to_string(BoundaryKind k) {
+    switch (k) {
+    case BoundaryKind::regression:
+        return "regression";
+    case BoundaryKind::improvement:
+        return "improvement";
+    case BoundaryKind::unknown:
+        return "unknown";
+    }
+    return "unknown";
+}
+
+SweepPlan::SweepPlan(std::vector<std::string> labels, SweepOptions options) : m_options(options) {
+    if (labels.empty())
+        throw_usage("sweep: no candidate points (the range is empty)");
+    if (options.repeats < 1)
+        throw_usage("sweep: --repeats must be >= 1, got " + std::to_string(options.repeats));
+    if (options.max_repeats < options.repeats)
+        throw_usage("sweep: --max-repeats (" + std::to_string(options.max_repeats) +
+                    ") must be >= --repeats (" + std::to_string(options.repeats) + ")");
+    if (options.min_span < 1)
+        throw_usage("sweep: --min-span must be >= 1, got " + std::to_string(options.min_span));
+    if (!(options.min_change > 0 && options.min_change < 1))
+        throw_usage("sweep: --min-change must be in (0, 1), e.g. 0.02 for 2 %");
+    if (!(options.alpha > 0 && options.alpha < 1))
+        throw_usage("sweep: alpha must be in (0, 1)");
+    if (options.workers < 1)
+        throw_usage("sweep: workers must be >= 1, got " + std::to_string(options.workers));
+    if (options.max_runs < 0)
+        throw_usage("sweep: --max-runs must be >= 0 (0 = unlimited)");
+    m_points.reserve(labels.size());
+    for (auto& l : labels) {
+        SweepPoint p;
+        p.label = std::move(l);
+        m_points.push_back(std::move(p));
+    }
+}
+
+void SweepPlan::update_pool() {
+    double num = 0;
+    long dof = 0;
+    for (const auto& p : m_points) {
+        if (p.state != PointState::ok || p.values.size() < 2)
+            continue;
+        const double m = mean_of(p.values);
+        if (m == 0)
+            continue;
+        const double v = var_of(p.values, m) / (m * m);
+        num += v * static_cast<double>(p.values.size() - 1);
+        dof += static_cast<long>(p.values.size()) - 1;
+    }
+    m_pooled_dof = dof;
+    m_pooled_var = dof > 0 ? num / static_cast<double>(dof) : 0;
+}
+
+long SweepPlan::pooled_dof() const {
+    return m_pooled_dof;
+}
+
+void SweepPlan::observe(std::size_t index, Status status, const std::vector<double>& values,
+                        const std::string& reason, const std::string& log, long runs) {
+    auto& p = m_points.at(index);
+    m_runs += runs >= 0 ? runs : static_cast<long>(std::max<std::size_t>(values.size(), 1));
+    p.log = log;
+    if (status == Status::ok && !values.empty()) {
+        if (p.state == PointState::broken)
+            return; // a point once broken stays skipped; never mixed
+        p.state = PointState::ok;
+        p.status = Status::ok;
+        p.values.insert(p.values.end(), values.begin(), values.end());
+    } else {
+        if (p.state == PointState::ok)
+            return; // a later flaky failure of a measured point does not erase its values
+        p.state = PointState::broken;
+        p.status = status == Status::ok ? Status::failed : status;
+        p.reason = reason.empty() && status == Status::ok ? "no values" : reason;
+    }
+    update_pool();
+}
+
+void SweepPlan::reuse(std::size_t index, const std::vector<double>& values,
+                      const std::string& log) {
+    auto& p = m_points.at(index);
+    if (p.state != PointState::untested || values.empty())
+        return;
+    p.state = PointState::ok;
+    p.values = values;
+    p.reused = true;
+    p.log = log;
+    m_reused += static_cast<long>(values.size());
+    update_pool();
+}
+
+bool SweepPlan::budget_exhausted() const {
+    return m_options.max_runs > 0 && m_runs >= m_options.max_runs;
+}
+
+std::vector<std::size_t> SweepPlan::ok_points() const {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < m_points.size(); ++i)
+        if (m_points[i].state == PointState::ok)
+            out.push_back(i);
+    return out;
+}
+
+SweepPlan::PairTest SweepPlan::test_values(const std::vector<double>& a,
+                                           const std::vector<double>& b, double alpha) const {
+    PairTest t;
+    const double ma = mean_of(a), mb = mean_of(b);
+    if (ma == 0 || mb == 0 || a.empty() || b.empty())
+        return t;
+    t.relative_change = (mb - ma) / std::fabs(ma);
+    // Relative variance of each side: its own, shrunk toward the pooled within-point variance of
+    // the whole sweep (a 3-value sample alone says little about the noise; a noisy day still
+    // shows as noisier). The pooled estimate counts for at most k_prior_dof degrees of freedom.
+    auto side = [&](const std::vector<double>& v, double m, double& var, double& dof) {
+        const double own_dof = static_cast<double>(v.size()) - 1;
+        const double own = v.size() >= 2 ? var_of(v, m) / (m * m) : 0;
+        const double prior_dof = std::min<double>(static_cast<double>(m_pooled_dof), k_prior_dof);
+        dof = own_dof + prior_dof;
+        var = dof > 0 ? (own * own_dof + m_pooled_var * prior_dof) / dof : 0;
+    };
+    double va = 0, vb = 0, da = 0, db = 0;
+    side(a, ma, va, da);
+    side(b, mb, vb, db);
+    const double qa = va / static_cast<double>(a.size()), qb = vb / static_cast<double>(b.size());
+    const double se = std::sqrt(qa + qb);
+    const double abs_change = std::fabs(t.relative_change);
+    if (!(da > 0 && db > 0) || se == 0) {
+        // No variance information: only a negligible difference can be called the same.
+        t.relation = abs_change < m_options.min_change / 2 ? Relation::same : Relation::unknown;
+        return t;
+    }
+    const double dof = (qa + qb) * (qa + qb) / (qa * qa / da + qb * qb / db);
+    t.p_value = student_t_two_sided_p(t.relative_change / se, dof);
+    if (abs_change < m_options.min_change / 2)
+        t.relation = Relation::same; // below interest, significant or not
+    else if (t.p_value < alpha)
+        t.relation = Relation::differ;
+    else
+        t.relation = Relation::unknown; // a change of interest that the repeats cannot confirm yet
+    return t;
+}
+
+SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
+    PairTest t = test_values(m_points[a].values, m_points[b].values, m_options.alpha);
+    if (t.relation != Relation::differ)
+        return t;
+    bool adjacent = true; // no untested available point left between a and b
+    for (std::size_t i = a + 1; i < b; ++i)
+        if (m_points[i].state == PointState::untested)
+            adjacent = false;
+    if (!adjacent)
+        return t;
+    // A boundary between adjacent points is confirmed on the two levels: the ok points on each
+    // side that are the same as the boundary point, pooled, at a ten times stricter level and
+    // with at least twice the first repeats per side; until then it asks for more repeats.
+    auto segment = [&](std::size_t from, bool left) {
+        std::vector<double> pool = m_points[from].values;
+        std::size_t i = from;
+        while (left ? i > 0 : i + 1 < m_points.size()) {
+            i = left ? i - 1 : i + 1;
+            const auto& p = m_points[i];
+            if (p.state != PointState::ok)
+                continue; // broken, or untested beyond the pair
+            if (test_values(p.values, m_points[from].values, m_options.alpha).relation ==
+                Relation::differ)
+                break;
+            pool.insert(pool.end(), p.values.begin(), p.values.end());
+        }
+        return pool;
+    };
+    const auto left = segment(a, true), right = segment(b, false);
+    PairTest seg = test_values(left, right, m_options.alpha / 10);
+    if (test_values(m_points[a].values, m_points[b].values, m_options.alpha / 10).relation !=
+        Relation::differ)
+        seg.relation = Relation::unknown;
+    const auto need =
+        static_cast<std::size_t>(std::min(2 * m_options.repeats, m_options.max_repeats));
+    if (seg.relation == Relation::differ && (left.size() < need || right.size() < need))
+        seg.relation = Relation::unknown;
+    if (seg.relation == Relation::same)
+        seg.relation = Relation::unknown; // the pair differs but the levels do not: undecided
+    return seg;
+}
+
+std::vector<SweepRequest> SweepPlan::next() const {
+    return proposals();
+}
+
+std::vector<SweepRequest> SweepPlan::proposals() const {
+    std::vector<SweepRequest> out;
+    if (budget_exhausted())
+        return out;
+    long budget = m_options.max_runs > 0 ? m_options.max_runs - m_runs : -1;
+    const auto workers = static_cast<std::size_t>(m_options.workers);
+    std::set<std::size_t> planned; // untested points planned this round
+    std::set<std::size_t> touched; // any point planned this round
+    auto full = [&] { return out.size() >= workers || budget == 0; };
+    auto add = [&](std::size_t i, int repeats) {
+        if (full() || touched.count(i) || repeats <= 0)
+            return;
+        if (budget > 0 && repeats > budget)
+            repeats = static_cast<int>(budget);
+        out.push_back({i, repeats});
+        touched.insert(i);
+        if (m_points[i].state == PointState::untested)
+            planned.insert(i);
+        if (budget > 0)
+            budget -= repeats;
+    };
+    const std::size_t n = m_points.size();
+    const int base = m_options.repeats;
+    auto untested = [&](std::size_t i) {
+        return m_points[i].state == PointState::untested && !planned.count(i);
+    };
+
+    if (m_options.strategy == SweepStrategy::exhaustive) {
+        for (std::size_t i = 0; i < n && !full(); ++i)
+            if (untested(i))
+                add(i, base);
+    } else {
+        // 1. The ends (the first and last points not known to be broken).
+        std::size_t first = 0;
+        while (first < n && m_points[first].state == PointState::broken)
+            ++first;
+        std::size_t last = n;
+        while (last > 0 && m_points[last - 1].state == PointState::broken)
+            --last;
+        if (first < n && untested(first))
+            add(first, base);
+        if (last > 0 && last - 1 != first && untested(last - 1))
+            add(last - 1, base);
+        // 2. Coarse sampling (adaptive): no gap between sampled points longer than min_span, so a
+        //    level lasting min_span points always holds a sample (unless it is all broken).
+        if (m_options.strategy == SweepStrategy::adaptive) {
+            const auto s = static_cast<std::size_t>(m_options.min_span);
+            std::vector<std::size_t> anchors;
+            for (std::size_t i = 0; i < n; ++i)
+                if (m_points[i].state == PointState::ok || planned.count(i))
+                    anchors.push_back(i);
+            for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
+                std::size_t pos = anchors[k];
+                const std::size_t b = anchors[k + 1];
+                while (b - pos > s && !full()) {
+                    std::size_t pick = n;
+                    for (std::size_t c = pos + s; c > pos; --c)
+                        if (untested(c)) {
+                            pick = c;
+                            break;
+                        }
+                    if (pick == n) {
+                        pos += s; // a broken stretch: continue past it
+                        continue;
+                    }
+                    add(pick, base);
+                    pos = pick;
+                }
+            }
+        }
+    }
+
+    // 3. Refinement over consecutive ok points (ignoring points planned this round).
+    std::vector<std::size_t> anchors;
+    for (std::size_t i = 0; i < n; ++i)
+        if (m_points[i].state == PointState::ok || planned.count(i))
+            anchors.push_back(i);
+    const auto cap = static_cast<std::size_t>(m_options.max_repeats);
+    auto more = [&](std::size_t i) { // double the values of i, up to the cap
+        const std::size_t have = m_points[i].values.size();
+        if (have < cap)
+            add(i, static_cast<int>(std::min(have, cap - have)));
+    };
+    for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
+        const std::size_t a = anchors[k], b = anchors[k + 1];
+        if (planned.count(a) || planned.count(b))
+            continue;
+        const PairTest t = compare(a, b);
+        if (t.relation == Relation::same)
+            continue;
+        const std::size_t na = m_points[a].values.size(), nb = m_points[b].values.size();
+        if (t.relation == Relation::unknown && (na < cap || nb < cap)) {
+            // Double the smaller sample; on a tie the noisier one (more likely the culprit).
+            const auto& va = m_points[a].values;
+            const auto& vb = m_points[b].values;
+            const bool pick_a = na != nb
+                                    ? na < nb
+                                    : var_of(va, mean_of(va)) / (mean_of(va) * mean_of(va)) >=
+                                          var_of(vb, mean_of(vb)) / (mean_of(vb) * mean_of(vb));
+            more(pick_a ? (na < cap ? a : b) : (nb < cap ? b : a));
+            continue;
+        }
+        // A change (or a pair still undecided at the cap): narrow it down.
+        std::vector<std::size_t> inside;
+        for (std::size_t c = a + 1; c < b; ++c)
+            if (untested(c))
+                inside.push_back(c);
+        if (!inside.empty()) {
+            const double mid = (static_cast<double>(a) + static_cast<double>(b)) / 2;
+            std::size_t best = inside.front();
+            for (std::size_t c : inside)
+                if (std::fabs(static_cast<double>(c) - mid) <
+                    std::fabs(static_cast<double>(best) - mid))
+                    best = c;
+            add(best, base);
+        }
+        if (m_options.strategy == SweepStrategy::bisect)
+            break; // one boundary only: the first changed interval
+    }
+    return out;
+}
+
+SweepResult SweepPlan::result(const std::string& stop_reason) const {
+    SweepResult r;
+    r.points = m_points;
+    r.options = m_options;
+    r.runs = m_runs;
+    r.reused_values = m_reused;
+    r.exhaustive_runs = static_cast<long>(m_points.size()) * m_options.repeats;
+    for (std::size_t i = 0; i < m_points.size(); ++i)
+        if (m_points[i].state == PointState::broken)
+            r.skipped.push_back(i);
+    r.complete = proposals().empty() && !budget_exhausted();
+    if (!r.complete)
+        r.stop_reason = stop_reason.empty() ? "stopped before the sweep finished" : stop_reason;
+
+    const auto ok = ok_points();
+    const auto cap = static_cast<std::size_t>(m_options.max_repeats);
+    for (std::size_t k = 0; k + 1 < ok.size(); ++k) {
+        const std::size_t a = ok[k], b = ok[k + 1];
+        const PairTest t = compare(a, b);
+        const bool at_cap = m_points[a].values.size() >= cap && m_points[b].values.size() >= cap;
+        if (t.relation == Relation::same)
+            continue;
+        if (t.relation == Relation::unknown &&
+            (std::fabs(t.relative_change) < m_options.min_change / 2 || (r.complete && !at_cap)))
+            continue;
+        Boundary bd;
+        bd.last_before = a;
+        bd.first_after = b;
+        for (std::size_t i = a + 1; i < b; ++i) {
+            if (m_points[i].state == PointState::broken)
+                bd.broken_between.push_back(i);
+            else
+                ++bd.untested_between;
+        }
+        bd.relative_change = t.relative_change;
+        bd.p_value = t.p_value;
+        if (t.relation == Relation::differ)
+            bd.kind = is_better(m_options.direction, mean_of(m_points[b].values),
+                                mean_of(m_points[a].values))
+                          ? BoundaryKind::improvement
+                          : BoundaryKind::regression;
+        r.boundaries.push_back(bd);
+    }
+    // Levels: median of the point medians of each segment between decided boundaries.
+    std::vector<std::size_t> cuts; // index into ok of each boundary's first_after
+    auto seg_level = [&](std::size_t from, std::size_t to) { // ok points with index in [from, to]
+        std::vector<double> meds;
+        for (std::size_t i : ok)
+            if (i >= from && i <= to)
+                meds.push_back(median(m_points[i].values));
+        return median(meds);
+    };
+    for (std::size_t k = 0; k < r.boundaries.size(); ++k) {
+        auto& bd = r.boundaries[k];
+        const std::size_t lo = k == 0 ? 0 : r.boundaries[k - 1].first_after;
+        const std::size_t hi =
+            k + 1 < r.boundaries.size() ? r.boundaries[k + 1].last_before : m_points.size() - 1;
+        bd.old_level = seg_level(lo, bd.last_before);
+        bd.new_level = seg_level(bd.first_after, hi);
+        if (bd.old_level != 0)
+            bd.relative_change = (bd.new_level - bd.old_level) / std::fabs(bd.old_level);
+    }
+    return r;
+}
+
+} // namespace perfsweep::core

@@ -1,0 +1,150 @@
+#pragma once
+// A pure sweep planner over an ordered list of candidate points (nightly dates, hourly source
+// states, ...). It proposes which points to measure next, takes the observations, and reports
+// every boundary where the measured level changes. No I/O, no clock, no date logic: points are
+// indices 0..n-1 with labels. Used as a state machine: loop { reqs = next(); if empty: stop;
+// measure reqs; observe(...) each } then result().
+
+#include "core/model.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfsweep::core {
+
+/// How the planner chooses points.
+enum class SweepStrategy {
+    exhaustive, ///< every point, in order (the manual method)
+    adaptive,   ///< ends, coarse stride of min_span, then refine every changed interval
+    bisect,     ///< ends, then refine only the first changed interval (one boundary)
+};
+
+/// "exhaustive" / "adaptive" / "bisect".
+std::string_view to_string(SweepStrategy s);
+/// Parse a strategy name; nullopt otherwise.
+std::optional<SweepStrategy> parse_strategy(std::string_view s);
+
+/// Tuning of the planner; defaults match `perfsweep daily`.
+struct SweepOptions {
+    SweepStrategy strategy = SweepStrategy::adaptive;
+    int repeats = 3;          ///< values asked for a point's first measurement
+    int max_repeats = 12;     ///< cap on values per point (undecided points double up to it)
+    int min_span = 5;         ///< a level lasting >= min_span points is always sampled (adaptive)
+    double min_change = 0.02; ///< smallest relative change that must be found (e.g. 0.02 = 2 %)
+    double alpha = 0.01;      ///< significance level of the two-sample test
+    int workers = 1;          ///< points proposed per round (parallel GPUs)
+    long max_runs = 0;        ///< budget of benchmark runs (values asked); 0 = unlimited
+    Direction direction = Direction::higher_is_better; ///< decides regression vs improvement
+};
+
+/// What is known about one candidate point.
+enum class PointState {
+    untested, ///< never measured
+    ok,       ///< has values
+    broken,   ///< missing image, failed or timed out: skipped, never compared
+};
+
+/// One candidate point and its observations.
+struct SweepPoint {
+    std::string label;                       ///< e.g. "2023-08-24"
+    PointState state = PointState::untested; ///< see PointState
+    std::vector<double> values;              ///< every value observed (ok points)
+    Status status = Status::ok;              ///< last status (non-ok for broken points)
+    std::string reason;                      ///< why broken
+    std::string log;                         ///< log path of the last run, if any
+    bool reused = false;                     ///< values came from history, not from this sweep
+};
+
+/// One proposal: measure point `index` for `repeats` more values.
+struct SweepRequest {
+    std::size_t index = 0; ///< candidate index
+    int repeats = 1;       ///< additional values wanted
+    /// Requests compare by value (for tests).
+    bool operator==(const SweepRequest&) const = default;
+};
+
+/// The kind of a level change, from the metric's direction.
+enum class BoundaryKind { regression, improvement, unknown };
+
+/// "regression" / "improvement" / "unknown".
+std::string_view to_string(BoundaryKind k);
+
+/// A change of level between two measured points with no untested available point between them
+/// (when `narrowed`), possibly separated by broken points.
+struct Boundary {
+    std::size_t last_before = 0;             ///< last ok point at the old level
+    std::size_t first_after = 0;             ///< first ok point at the new level
+    std::vector<std::size_t> broken_between; ///< broken points between them (change is "somewhere")
+    std::size_t untested_between = 0; ///< untested available points left between (0 = narrowed)
+    double old_level = 0;             ///< median level of the segment before
+    double new_level = 0;             ///< median level of the segment after
+    double relative_change = 0;       ///< (new - old) / |old|
+    double p_value = 1;               ///< test of the two adjacent points
+    BoundaryKind kind = BoundaryKind::unknown; ///< regression/improvement; unknown = undecided
+};
+
+/// Everything the sweep knows, complete or not.
+struct SweepResult {
+    std::vector<SweepPoint> points;   ///< every candidate, in order
+    std::vector<Boundary> boundaries; ///< decided changes (and undecided pairs, kind unknown)
+    std::vector<std::size_t> skipped; ///< broken points, in order
+    long runs = 0;                    ///< values asked from the benchmark in this sweep
+    long reused_values = 0;           ///< values taken from history instead of running
+    long exhaustive_runs = 0;         ///< what `exhaustive` would need: candidates x repeats
+    bool complete = false;            ///< the planner had nothing left to propose
+    std::string stop_reason;          ///< why it stopped when not complete (budget, ...)
+    SweepOptions options;             ///< the options used
+};
+
+/// The planner. Deterministic: the same observations give the same proposals, in any order of
+/// observation, so a resumed sweep continues exactly where a killed one stopped.
+class SweepPlan {
+public:
+    /// A plan over `labels` (candidate order = index order). Throws a usage error on bad options.
+    SweepPlan(std::vector<std::string> labels, SweepOptions options);
+
+    /// Up to `workers` useful requests for the next round; empty when nothing useful is left (or
+    /// the run budget is spent; then `budget_exhausted()` is true).
+    std::vector<SweepRequest> next() const;
+    /// Record a measurement of point `index`: ok adds `values`; any other status marks it broken.
+    /// `runs` is how many benchmark runs it cost (0 for reused history values).
+    void observe(std::size_t index, Status status, const std::vector<double>& values,
+                 const std::string& reason = {}, const std::string& log = {}, long runs = -1);
+    /// Values from history for an untested point (not counted as runs). Ignored if not untested.
+    void reuse(std::size_t index, const std::vector<double>& values, const std::string& log = {});
+    /// True when the run budget stops further proposals.
+    bool budget_exhausted() const;
+    /// The current knowledge as a result; `stop_reason` is recorded when not complete.
+    SweepResult result(const std::string& stop_reason = {}) const;
+    /// Number of candidates.
+    std::size_t size() const { return m_points.size(); }
+    /// The point at `index`.
+    const SweepPoint& point(std::size_t index) const { return m_points.at(index); }
+
+private:
+    enum class Relation { same, differ, unknown };
+    struct PairTest {
+        Relation relation = Relation::unknown;
+        double relative_change = 0;
+        double p_value = 1;
+    };
+    PairTest test_values(const std::vector<double>& a, const std::vector<double>& b,
+                         double alpha) const;
+    PairTest compare(std::size_t a, std::size_t b) const;
+    std::vector<std::size_t> ok_points() const;
+    std::vector<SweepRequest> proposals() const;
+    long pooled_dof() const;
+
+    std::vector<SweepPoint> m_points;
+    SweepOptions m_options;
+    long m_runs = 0;
+    long m_reused = 0;
+    double m_pooled_var = 0; // pooled within-point relative variance
+    long m_pooled_dof = 0;
+    void update_pool();
+};
+
+} // namespace perfsweep::core

@@ -1,0 +1,117 @@
+#include "core/sweep_scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace perfsweep::core {
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+double unit(std::uint64_t x) { // (0, 1)
+    return (static_cast<double>(x >> 11) + 0.5) / 9007199254740992.0;
+}
+
+} // namespace
+
+double scenario_level(const SweepScenario& s, int day) {
+    double level = 1.0;
+    for (const auto& [from, l] : s.levels)
+        if (day >= from)
+            level = l;
+    return level;
+}
+
+bool scenario_unavailable(const SweepScenario& s, int day) {
+    return std::find(s.broken.begin(), s.broken.end(), day) != s.broken.end() ||
+           std::find(s.missing.begin(), s.missing.end(), day) != s.missing.end();
+}
+
+std::vector<int> scenario_true_boundaries(const SweepScenario& s) {
+    std::vector<int> out;
+    for (int d = 1; d < s.days; ++d)
+        if (scenario_level(s, d) != scenario_level(s, d - 1))
+            out.push_back(d);
+    return out;
+}
+
+double scenario_value(const SweepScenario& s, int day, std::uint64_t seed, int repeat) {
+    double noise = s.noise;
+    for (const auto& [d, n] : s.noisy)
+        if (d == day)
+            noise = n;
+    const std::uint64_t key = splitmix64(seed * 1000003ULL + static_cast<std::uint64_t>(day)) ^
+                              splitmix64(static_cast<std::uint64_t>(repeat) + 0x1234567ULL);
+    const double u1 = unit(splitmix64(key)), u2 = unit(splitmix64(key + 1));
+    const double z = std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    return s.base * scenario_level(s, day) * (1 + noise * z);
+}
+
+} // namespace perfsweep::core
+
+namespace perfsweep::core {
+
+SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options,
+                           std::uint64_t seed) {
+    std::vector<std::string> labels;
+    for (int d = 0; d < s.days; ++d)
+        labels.push_back("day" + std::to_string(d));
+    SweepOptions o = options;
+    o.direction = s.direction;
+    SweepPlan plan(labels, o);
+    for (int round = 0; round < 100000; ++round) {
+        const auto reqs = plan.next();
+        if (reqs.empty())
+            break;
+        for (const auto& rq : reqs) {
+            const int day = static_cast<int>(rq.index);
+            const bool missing =
+                std::find(s.missing.begin(), s.missing.end(), day) != s.missing.end();
+            if (scenario_unavailable(s, day)) {
+                plan.observe(rq.index, missing ? Status::missing : Status::failed, {},
+                             missing ? "image not found" : "exit code 1", {}, missing ? 0 : 1);
+                continue;
+            }
+            std::vector<double> v;
+            const int have = static_cast<int>(plan.point(rq.index).values.size());
+            for (int k = 0; k < rq.repeats; ++k)
+                v.push_back(scenario_value(s, day, seed, have + k));
+            plan.observe(rq.index, Status::ok, v, {}, {}, rq.repeats);
+        }
+    }
+    return plan.result(plan.budget_exhausted() ? "run budget spent" : "");
+}
+
+ScenarioCheck check_sweep(const SweepScenario& s, const SweepResult& r) {
+    ScenarioCheck c;
+    const auto truth = scenario_true_boundaries(s);
+    c.truth = static_cast<int>(truth.size());
+    std::vector<bool> used(r.boundaries.size(), false);
+    for (int k : truth) {
+        for (std::size_t i = 0; i < r.boundaries.size(); ++i) {
+            const auto& b = r.boundaries[i];
+            if (used[i] || b.kind == BoundaryKind::unknown || b.untested_between != 0)
+                continue;
+            if (static_cast<int>(b.last_before) < k && k <= static_cast<int>(b.first_after)) {
+                used[i] = true;
+                ++c.found;
+                break;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < r.boundaries.size(); ++i) {
+        if (r.boundaries[i].kind == BoundaryKind::unknown)
+            ++c.unknown;
+        else if (!used[i])
+            ++c.invented;
+    }
+    return c;
+}
+
+} // namespace perfsweep::core

@@ -1,0 +1,54 @@
+#pragma once
+// A simulated benchmark over a range of candidate points (nightly days), for the planner's tests,
+// the bench and examples/scenarios/simbench.py (same model): level steps, noise, broken and
+// missing days, and days with extra noise. Pure and deterministic (seeded).
+
+#include "core/model.hpp"
+#include "core/sweep_plan.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace perfsweep::core {
+
+/// One simulated range.
+struct SweepScenario {
+    std::string name;                                  ///< file stem, e.g. "one_step"
+    std::string start;                                 ///< first date "YYYY-MM-DD" (day 0)
+    int days = 0;                                      ///< number of candidate days
+    double base = 100;                                 ///< value at level 1.0
+    double noise = 0.005;                              ///< relative standard deviation of one run
+    std::vector<std::pair<int, double>> levels;        ///< (first day, relative level), by day
+    std::vector<int> broken;                           ///< days whose benchmark fails
+    std::vector<int> missing;                          ///< days without an image
+    std::vector<std::pair<int, double>> noisy;         ///< (day, relative noise) overrides
+    Direction direction = Direction::higher_is_better; ///< of the metric
+};
+
+/// Relative level of `day` (1.0 before the first step).
+double scenario_level(const SweepScenario& s, int day);
+/// True when `day` is broken or missing.
+bool scenario_unavailable(const SweepScenario& s, int day);
+/// Days where the level changes (the first day at the new level), in order.
+std::vector<int> scenario_true_boundaries(const SweepScenario& s);
+/// One simulated run's value for `day`, deterministic in (seed, day, repeat).
+double scenario_value(const SweepScenario& s, int day, std::uint64_t seed, int repeat);
+
+/// Run the planner to completion on `s` with simulated runs (broken/missing days observed as
+/// failed/missing), like `perfsweep daily` does with the real benchmark.
+SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed);
+
+/// How a sweep's boundaries compare with a scenario's truth.
+struct ScenarioCheck {
+    int truth = 0;    ///< true boundaries
+    int found = 0;    ///< true boundaries found, narrowed to adjacent available days
+    int invented = 0; ///< decided boundaries that match no true one
+    int unknown = 0;  ///< undecided boundaries reported (kind unknown)
+};
+
+/// Compare `r` with the truth of `s`.
+ScenarioCheck check_sweep(const SweepScenario& s, const SweepResult& r);
+
+} // namespace perfsweep::core

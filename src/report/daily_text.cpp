@@ -1,0 +1,88 @@
+#include "report/daily_text.hpp"
+
+#include "core/stats.hpp"
+#include "report/text_table.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace perfsweep::report {
+
+namespace {
+
+std::string num(double v, int prec = 4) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*g", prec + 2, v);
+    return b;
+}
+
+std::string pct(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.2f %%", v * 100);
+    return b;
+}
+
+} // namespace
+
+std::string render_daily(const core::DailyResult& r) {
+    const auto& s = r.sweep;
+    std::string out;
+    TextTable t;
+    t.header = {"date", r.metric.empty() ? "value" : r.metric, "+-", "repeats", "status"};
+    t.right_align = {false, true, true, true, false};
+    for (const auto& p : s.points) {
+        std::vector<std::string> row{p.label, "", "", "", ""};
+        if (p.state == core::PointState::ok) {
+            const auto sum = core::summarize(p.values);
+            row[1] = num(sum.median);
+            row[2] = num(sum.stddev, 2);
+            row[3] = std::to_string(p.values.size());
+            row[4] = p.reused ? "ok (history)" : "ok";
+        } else if (p.state == core::PointState::broken) {
+            row[4] = std::string(core::to_string(p.status)) + ": " + p.reason;
+        } else
+            row[4] = "-";
+        t.rows.push_back(row);
+    }
+    out += render_text(t);
+    out += "\n";
+    if (s.boundaries.empty())
+        out += "No change of level found between " + r.from + " and " + r.to + ".\n";
+    for (const auto& b : s.boundaries) {
+        out += std::string(core::to_string(b.kind)) + ": last before " +
+               s.points[b.last_before].label + ", first after " + s.points[b.first_after].label;
+        if (!b.broken_between.empty()) {
+            out += " (";
+            for (std::size_t k = 0; k < b.broken_between.size(); ++k)
+                out += (k ? ", " : "") + s.points[b.broken_between[k]].label;
+            out += " broken)";
+        }
+        if (b.untested_between > 0)
+            out += " [" + std::to_string(b.untested_between) + " dates between not measured]";
+        out += ": " + num(b.old_level) + " -> " + num(b.new_level) + " " + r.unit + " (" +
+               pct(b.relative_change) + ")\n";
+    }
+    for (auto i : s.skipped) {
+        const auto& p = s.points[i];
+        out += "skipped " + p.label + ": " + std::string(core::to_string(p.status)) + " (" +
+               p.reason + ")" + (p.log.empty() ? "" : ", log " + p.log) + "\n";
+    }
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "runs: %ld (exhaustive: %ld, %.0f %%), reused from history: %ld values, "
+                  "resumed: %ld runs, strategy %s\n",
+                  s.runs, s.exhaustive_runs,
+                  s.exhaustive_runs
+                      ? 100.0 * static_cast<double>(s.runs) / static_cast<double>(s.exhaustive_runs)
+                      : 0.0,
+                  s.reused_values, r.resumed_runs,
+                  std::string(core::to_string(s.options.strategy)).c_str());
+    out += line;
+    if (!s.complete)
+        out += "INCOMPLETE: " + s.stop_reason + "; the boundaries above are what is known so far\n";
+    out += "Dates are the image tags' calendar dates (publisher's time zone), not UTC commit "
+           "times.\n";
+    return out;
+}
+
+} // namespace perfsweep::report

@@ -1,0 +1,207 @@
+#include "core/sweep_plan.hpp"
+#include "core/sweep_scenario.hpp"
+#include "util/error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace perfsweep;
+using namespace perfsweep::core;
+
+namespace {
+
+std::vector<std::string> labels(int n) {
+    std::vector<std::string> out;
+    for (int i = 0; i < n; ++i)
+        out.push_back("p" + std::to_string(i));
+    return out;
+}
+
+SweepScenario make(const std::string& name, int days, double noise,
+                   std::vector<std::pair<int, double>> levels) {
+    SweepScenario s;
+    s.name = name;
+    s.start = "2023-07-01";
+    s.days = days;
+    s.base = 600;
+    s.noise = noise;
+    s.levels = std::move(levels);
+    return s;
+}
+
+// The scenario shapes of examples/scenarios (the JSON files are checked end to end in the
+// integration tests); here many seeds run through the pure planner.
+std::vector<SweepScenario> suite() {
+    std::vector<SweepScenario> v;
+    v.push_back(make("one_step", 60, 0.005, {{31, 0.93}}));
+    v.push_back(make("three_changes", 75, 0.004, {{20, 0.9}, {27, 1.0}, {44, 0.98}, {58, 0.91}}));
+    v.push_back(make("step_near_start", 40, 0.005, {{2, 0.95}}));
+    v.push_back(make("step_near_end", 45, 0.005, {{43, 0.94}}));
+    auto broken = make("broken_at_step", 50, 0.005, {{25, 0.93}});
+    broken.broken = {25, 11};
+    broken.missing = {24, 40, 41};
+    v.push_back(broken);
+    v.push_back(make("large_noise", 90, 0.008, {{50, 0.94}}));
+    v.push_back(make("small_noise", 120, 0.002, {{37, 0.97}, {90, 1.02}}));
+    auto noisy = make("noisy_day_mid_step", 60, 0.004, {{30, 0.95}});
+    noisy.noisy = {{36, 0.02}};
+    v.push_back(noisy);
+    v.push_back(make("no_change", 120, 0.006, {}));
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("strategies parse and options are validated", "[core][sweep]") {
+    CHECK(parse_strategy("bisect") == SweepStrategy::bisect);
+    CHECK_FALSE(parse_strategy("binary"));
+    SweepOptions o;
+    o.repeats = 4;
+    o.max_repeats = 2;
+    CHECK_THROWS_AS(SweepPlan(labels(5), o), Error);
+    CHECK_THROWS_AS(SweepPlan({}, SweepOptions{}), Error);
+}
+
+TEST_CASE("adaptive measures the ends, then a coarse grid of min_span", "[core][sweep]") {
+    SweepOptions o;
+    o.workers = 100;
+    SweepPlan plan(labels(21), o);
+    auto r = plan.next();
+    std::vector<std::size_t> idx;
+    for (auto& q : r)
+        idx.push_back(q.index);
+    CHECK(idx == std::vector<std::size_t>{0, 20, 5, 10, 15});
+    for (auto& q : r)
+        CHECK(q.repeats == 3);
+}
+
+TEST_CASE("a broken end moves to its neighbour and is never compared", "[core][sweep]") {
+    SweepOptions o;
+    o.workers = 2;
+    SweepPlan plan(labels(10), o);
+    auto r = plan.next();
+    REQUIRE(r.size() == 2);
+    plan.observe(0, Status::missing, {}, "no image", "log0");
+    plan.observe(9, Status::ok, {100, 100.2, 99.8});
+    r = plan.next();
+    REQUIRE_FALSE(r.empty());
+    CHECK(r[0].index == 1);
+    auto res = plan.result();
+    REQUIRE(res.skipped == std::vector<std::size_t>{0});
+    CHECK(res.points[0].status == Status::missing);
+    CHECK(res.boundaries.empty());
+}
+
+TEST_CASE("a boundary across a broken day is a range listing it", "[core][sweep]") {
+    auto s = make("broken", 20, 0.003, {{10, 0.9}});
+    s.broken = {10};
+    SweepOptions o;
+    auto r = simulate_sweep(s, o, 1);
+    REQUIRE(r.boundaries.size() == 1);
+    CHECK(r.boundaries[0].last_before == 9);
+    CHECK(r.boundaries[0].first_after == 11);
+    CHECK(r.boundaries[0].broken_between == std::vector<std::size_t>{10});
+    CHECK(r.boundaries[0].kind == BoundaryKind::regression);
+    CHECK(r.boundaries[0].relative_change == Approx(-0.1).margin(0.01));
+    CHECK(r.complete);
+}
+
+TEST_CASE("the same observations in any order give the same proposals", "[core][sweep]") {
+    SweepOptions o;
+    o.workers = 3;
+    SweepPlan a(labels(30), o), b(labels(30), o);
+    a.observe(0, Status::ok, {10, 10.1, 9.9});
+    a.observe(29, Status::ok, {9, 9.1, 8.9});
+    a.observe(5, Status::failed, {}, "crash");
+    b.observe(5, Status::failed, {}, "crash");
+    b.observe(29, Status::ok, {9, 9.1, 8.9});
+    b.observe(0, Status::ok, {10, 10.1, 9.9});
+    CHECK(a.next() == b.next());
+}
+
+TEST_CASE("an undecided point gets doubled repeats up to the cap, then stays unknown",
+          "[core][sweep]") {
+    SweepOptions o;
+    o.max_repeats = 6;
+    SweepPlan plan(labels(2), o);
+    const std::vector<std::vector<double>> pattern = {{100, 90, 110}, {95, 85, 105}};
+    plan.observe(0, Status::ok, pattern[0]);
+    plan.observe(1, Status::ok, pattern[1]);
+    int rounds = 0;
+    for (auto r = plan.next(); !r.empty(); r = plan.next(), ++rounds) {
+        REQUIRE(r.size() == 1);
+        CHECK(r[0].repeats == 3); // doubling 3 -> 6
+        plan.observe(r[0].index, Status::ok, pattern[r[0].index]);
+    }
+    CHECK(rounds == 2);
+    CHECK(plan.point(0).values.size() == 6);
+    CHECK(plan.point(1).values.size() == 6);
+    auto res = plan.result();
+    REQUIRE(res.boundaries.size() == 1);
+    CHECK(res.boundaries[0].kind == BoundaryKind::unknown);
+}
+
+TEST_CASE("the run budget stops the sweep and the result says so", "[core][sweep]") {
+    auto s = make("one_step", 60, 0.005, {{31, 0.93}});
+    SweepOptions o;
+    o.max_runs = 12;
+    auto r = simulate_sweep(s, o, 3);
+    CHECK(r.runs <= 12);
+    CHECK_FALSE(r.complete);
+    CHECK(r.stop_reason == "run budget spent");
+    // What is known so far: the change is somewhere between two sampled days.
+    REQUIRE(r.boundaries.size() == 1);
+    CHECK(r.boundaries[0].last_before < 31);
+    CHECK(r.boundaries[0].first_after >= 31);
+}
+
+TEST_CASE("bisect finds one boundary in about log2(n) points", "[core][sweep]") {
+    auto s = make("one_step", 64, 0.004, {{40, 0.93}});
+    SweepOptions o;
+    o.strategy = SweepStrategy::bisect;
+    auto r = simulate_sweep(s, o, 7);
+    auto c = check_sweep(s, r);
+    CHECK(c.found == 1);
+    CHECK(c.invented == 0);
+    int measured = 0;
+    for (auto& p : r.points)
+        measured += p.state == PointState::ok;
+    CHECK(measured <= 10);
+}
+
+TEST_CASE("adaptive finds every boundary, invents none, with <= 40 % of exhaustive runs",
+          "[core][sweep][scenarios]") {
+    for (const auto& s : suite()) {
+        for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+            INFO(s.name << " seed " << seed);
+            SweepOptions o;
+            auto ex_opt = o;
+            ex_opt.strategy = SweepStrategy::exhaustive;
+            auto ex = simulate_sweep(s, ex_opt, seed);
+            auto ad = simulate_sweep(s, o, seed);
+            auto cex = check_sweep(s, ex);
+            auto cad = check_sweep(s, ad);
+            CHECK(cex.found == cex.truth);
+            CHECK(cex.invented == 0);
+            CHECK(cad.found == cad.truth);
+            CHECK(cad.invented == 0);
+            CHECK(cad.unknown == 0);
+            CHECK(ad.complete);
+            CHECK(static_cast<double>(ad.runs) <= 0.4 * static_cast<double>(ad.exhaustive_runs));
+        }
+    }
+}
+
+TEST_CASE("parallel rounds propose several points and still find everything", "[core][sweep]") {
+    auto s = suite()[1];
+    SweepOptions o;
+    o.workers = 4;
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        auto r = simulate_sweep(s, o, seed);
+        auto c = check_sweep(s, r);
+        CHECK(c.found == c.truth);
+        CHECK(c.invented == 0);
+    }
+}
