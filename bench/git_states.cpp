@@ -31,10 +31,10 @@ namespace {
 namespace fs = std::filesystem;
 using perfsweep::util::UnixSeconds;
 
-constexpr int k_commits = 35000;       // main-line commits per repo (plus side commits)
+constexpr int k_commits = 35000;           // main-line commits per repo (plus side commits)
 constexpr UnixSeconds k_base = 1640995200; // 2022-01-01T00:00:00Z
-constexpr int k_spacing = 150;         // seconds between main-line commits
-constexpr int k_window_from_tip = 30000; // main-line commits between the window and the tip
+constexpr int k_spacing = 150;             // seconds between main-line commits
+constexpr int k_window_from_tip = 30000;   // main-line commits between the window and the tip
 
 /// Run argv, return stdout (throws on failure). `input_file` feeds stdin when not empty.
 std::string run(const std::vector<std::string>& argv, const std::string& input_file = "") {
@@ -71,7 +71,9 @@ std::string run(const std::vector<std::string>& argv, const std::string& input_f
     return s;
 }
 
-void data(std::ofstream& f, const std::string& s) { f << "data " << s.size() << "\n" << s << "\n"; }
+void data(std::ofstream& f, const std::string& s) {
+    f << "data " << s.size() << "\n" << s << "\n";
+}
 
 /// Generate one repo: main commits every k_spacing s; every 5th is a merge of a side commit
 /// committed 3 hours earlier. `salt` makes the two repos differ.
@@ -121,8 +123,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 int main() {
     using namespace perfsweep;
     adapters::Libgit2Guard guard;
-    const fs::path root = fs::temp_directory_path() / ("perfsweep-bench-git-" +
-                                                      std::to_string(getpid()));
+    const fs::path root =
+        fs::temp_directory_path() / ("perfsweep-bench-git-" + std::to_string(getpid()));
     const std::vector<std::string> names{"jax", "xla"};
     std::printf("generating 2 repos x %d main-line commits (+%d merged side commits) ...\n",
                 k_commits, k_commits / 5);
@@ -158,8 +160,7 @@ int main() {
     for (std::size_t g = 0; g < grid.size(); ++g)
         for (const auto& n : names) {
             const auto sha = run({"git", "-C", (root / n).string(), "rev-list", "-1",
-                                  "--first-parent", "--before=" + std::to_string(grid[g]),
-                                  "main"});
+                                  "--first-parent", "--before=" + std::to_string(grid[g]), "main"});
             if (sha != states[g].commits.at(n))
                 ++mismatches;
         }

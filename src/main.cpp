@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
     adapters::Libgit2Guard libgit2;
     a.open_source_repo = adapters::open_libgit2_repo;
     a.hourly_json = adapters::hourly_to_json;
+    a.daily_window = adapters::daily_window_from_json;
     adapters::install_interrupt_handlers();
     return cli::run(argc, argv, a);
 }

@@ -1,6 +1,7 @@
 #include "app/hourly.hpp"
 
 #include "core/stats.hpp"
+#include "core/sweep_plan.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -17,7 +18,6 @@ using Commits = std::map<std::string, std::string>;
 using Times = std::map<std::string, util::UnixSeconds>;
 
 constexpr double k_alpha = 0.01;
-constexpr int k_max_rounds = 2; // one extra round of repeats when a verdict is unknown
 
 std::string key_of(const Commits& c) {
     std::string k;
@@ -75,8 +75,6 @@ struct CacheEntry {
     std::string run_reason;
 };
 
-enum class Verdict { untested, good, bad, skipped, budget };
-
 class Engine {
 public:
     Engine(const HourlyOptions& o, HourlyPorts& p,
@@ -96,104 +94,99 @@ public:
             return {"build_failed", {}, e.build_reason};
         if (e.rounds > 0)
             return cached(e);
-        return round(p, stage);
+        return round(p, stage, m_opt.repeats);
     }
 
-    /// One more round of repeats for `p`, if the limit allows; returns the merged result.
-    Eval more(const Point& p, core::Stage stage) {
-        auto& e = m_cache[key_of(p.commits)];
-        if (e.rounds >= k_max_rounds || e.run_failed || e.build_failed)
-            return e.build_failed ? Eval{"build_failed", {}, e.build_reason} : cached(e);
-        return round(p, stage);
-    }
-
-    /// Judge `p` against the reference samples; fills `out`.
-    Verdict judge(const Point& p, core::Stage stage, const std::vector<double>& good,
-                  const std::vector<double>& bad, core::StateOutcome& out) {
-        Eval ev = measure(p, stage);
-        auto cls = core::PointVerdict::unknown;
-        if (ev.status == "ok") {
-            cls = core::classify_point(ev.values, good, bad, k_alpha);
-            if (cls == core::PointVerdict::unknown) {
-                ev = more(p, stage);
-                if (ev.status == "ok")
-                    cls = core::classify_point(ev.values, good, bad, k_alpha);
-            }
+    /// Narrow `points` with the shared sweep planner (core/sweep_plan.hpp): known results are
+    /// replayed into it, then it proposes what to measure. Fills `outs` (status, values) and
+    /// returns the planner's result; `stopped` tells whether the budget cut it short.
+    core::SweepResult search(const std::vector<Point>& points, core::Stage stage,
+                             core::SweepStrategy strategy, std::vector<core::StateOutcome>& outs,
+                             bool& stopped) {
+        std::vector<std::string> labels;
+        for (const auto& p : points)
+            labels.push_back(util::format_iso8601(p.time) + " " + describe(p.commits));
+        core::SweepOptions so;
+        so.strategy = strategy;
+        so.repeats = m_opt.repeats;
+        so.alpha = k_alpha;
+        so.direction = m_opt.direction;
+        so.workers = 1;
+        core::SweepPlan plan(labels, so);
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            auto it = m_cache.find(key_of(points[i].commits));
+            if (it == m_cache.end())
+                continue;
+            const auto& e = it->second;
+            if (e.build_failed)
+                plan.observe(i, core::Status::failed, {}, e.build_reason, {}, 0);
+            else if (e.run_failed)
+                plan.observe(i, core::Status::failed, {}, e.run_reason, {}, 0);
+            else if (e.rounds > 0)
+                plan.observe(i, core::Status::ok, e.values, {}, {}, 0);
         }
-        out.values = ev.values;
-        out.reason = ev.reason;
-        if (ev.status == "budget") {
-            out.status = "untested";
-            return Verdict::budget;
-        }
-        if (ev.status != "ok") {
-            out.status = ev.status;
-            report(p, out.status + ": " + ev.reason);
-            return Verdict::skipped;
-        }
-        if (cls == core::PointVerdict::good_like) {
-            out.status = "good";
-        } else if (cls == core::PointVerdict::bad_like) {
-            out.status = "bad";
-        } else {
-            out.status = "unknown";
-            out.reason = "neither good-like nor bad-like after " +
-                         std::to_string(ev.values.size()) + " values";
-        }
-        report(p, out.status + " (median " + util::format_fixed(core::median(ev.values), 3) + ")");
-        return out.status == "good" ? Verdict::good
-                                    : (out.status == "bad" ? Verdict::bad : Verdict::skipped);
-    }
-
-    /// Narrow `points` (first good, last bad) with the strategy; returns the window indices.
-    std::pair<std::size_t, std::size_t>
-    search(const std::vector<Point>& points, core::Stage stage, const std::vector<double>& good,
-           const std::vector<double>& bad, std::vector<core::StateOutcome>& outs, bool& stopped) {
-        const std::size_t n = points.size();
-        std::vector<Verdict> v(n, Verdict::untested);
-        v[0] = Verdict::good;
-        v[n - 1] = Verdict::bad;
-        std::size_t lo = 0, hi = n - 1;
         stopped = false;
-        if (m_opt.strategy == "sequential") {
-            for (std::size_t i = 1; i + 1 < n; ++i) {
-                v[i] = judge(points[i], stage, good, bad, outs[i]);
-                if (v[i] == Verdict::budget) {
+        for (;;) {
+            const auto reqs = plan.next();
+            if (reqs.empty())
+                break;
+            for (const auto& req : reqs) {
+                const auto& p = points[req.index];
+                Eval ev = round(p, stage, req.repeats);
+                if (ev.status == "budget") {
                     stopped = true;
                     break;
                 }
-                if (v[i] == Verdict::good)
-                    lo = i;
-                if (v[i] == Verdict::bad) {
-                    hi = i;
-                    break;
+                if (ev.status == "ok") {
+                    plan.observe(req.index, core::Status::ok, ev.values, {}, {}, req.repeats);
+                    report(p, "median " + util::format_fixed(core::median(ev.values), 3));
+                } else {
+                    plan.observe(req.index, core::Status::failed, {}, ev.reason, {}, 1);
+                    report(p, ev.status + ": " + ev.reason);
                 }
             }
-            return {lo, hi};
-        }
-        for (;;) {
-            const std::size_t mid = (lo + hi) / 2;
-            std::optional<std::size_t> pick;
-            for (std::size_t i = lo + 1; i < hi; ++i) {
-                if (v[i] != Verdict::untested)
-                    continue;
-                auto dist = [&](std::size_t x) { return x > mid ? x - mid : mid - x; };
-                if (!pick || dist(i) < dist(*pick))
-                    pick = i;
-            }
-            if (!pick)
+            if (stopped)
                 break;
-            v[*pick] = judge(points[*pick], stage, good, bad, outs[*pick]);
-            if (v[*pick] == Verdict::budget) {
-                stopped = true;
-                break;
-            }
-            if (v[*pick] == Verdict::good)
-                lo = *pick;
-            else if (v[*pick] == Verdict::bad)
-                hi = *pick;
         }
-        return {lo, hi};
+        stopped = stopped || plan.budget_exhausted();
+        auto res = plan.result(stopped ? "budget exhausted" : "");
+        const auto* b = first_boundary(res);
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            auto& out = outs[i];
+            auto it = m_cache.find(key_of(points[i].commits));
+            if (it == m_cache.end()) {
+                out.status = "untested";
+                continue;
+            }
+            const auto& e = it->second;
+            out.values = e.values;
+            if (e.build_failed) {
+                out.status = "build_failed";
+                out.reason = e.build_reason;
+            } else if (e.run_failed) {
+                out.status = "test_failed";
+                out.reason = e.run_reason;
+            } else if (e.rounds == 0) {
+                out.status = "untested";
+            } else if (!b) {
+                out.status = "unknown";
+            } else {
+                out.status =
+                    i <= b->last_before ? "good" : (i >= b->first_after ? "bad" : "unknown");
+            }
+        }
+        return res;
+    }
+
+    /// The boundary that is the regression: the first regression, else the first decided one.
+    static const core::Boundary* first_boundary(const core::SweepResult& r) {
+        for (const auto& b : r.boundaries)
+            if (b.kind == core::BoundaryKind::regression)
+                return &b;
+        for (const auto& b : r.boundaries)
+            if (b.kind != core::BoundaryKind::unknown)
+                return &b;
+        return nullptr;
     }
 
 private:
@@ -229,7 +222,7 @@ private:
         return req;
     }
 
-    Eval round(const Point& p, core::Stage stage) {
+    Eval round(const Point& p, core::Stage stage, int repeats) {
         const auto key = key_of(p.commits);
         auto& e = m_cache[key];
         bool at_state = true;
@@ -244,7 +237,8 @@ private:
         for (const auto& repo : m_repos)
             if (repo->head() != p.commits.at(repo->name()))
                 repo->checkout(p.commits.at(repo->name()));
-        const auto req = request(p, stage);
+        auto req = request(p, stage);
+        req.repeats = repeats;
         if (needs_build) {
             ++m_result.builds;
             auto out = m_ports.builder->build(req);
@@ -276,7 +270,9 @@ private:
         }
         record("run\t" + key + "\t" + (e.run_failed ? "failed" : "ok") + "\t" + values + "\t" +
                e.run_reason);
-        return cached(e);
+        if (e.run_failed)
+            return {"test_failed", {}, e.run_reason};
+        return {"ok", m.values, ""};
     }
 
     void report(const Point& p, const std::string& what) {
@@ -532,9 +528,21 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         return result;
     }
     bool stopped = false;
-    auto [lo, hi] = engine.search(distinct, core::Stage::hourly, good_end.values, bad_end.values,
-                                  outs, stopped);
+    const auto strategy = o.strategy == "sequential" ? core::SweepStrategy::exhaustive
+                                                     : core::SweepStrategy::adaptive;
+    const auto sweep = engine.search(distinct, core::Stage::hourly, strategy, outs, stopped);
     copy_back();
+    const auto* boundary = Engine::first_boundary(sweep);
+    if (!boundary) {
+        result.budget_exhausted = stopped;
+        result.conclusion = "inconclusive";
+        result.message = stopped ? "budget exhausted before a level change was located"
+                                 : "no decided level change between the window ends";
+        return result;
+    }
+    const std::size_t lo = boundary->last_before;
+    const std::size_t hi = boundary->first_after;
+    stopped = stopped || boundary->untested_between > 0;
     const auto& lp = distinct[lo];
     const auto& hp = distinct[hi];
     result.last_good = core::WindowEnd{lp.time, lp.commits};
@@ -576,20 +584,21 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         if (i > 0)
             touts.back().changed = {steps[i - 1].repo};
     }
-    touts.front().status = outs[lo].status;
-    touts.front().values = outs[lo].values;
-    touts.back().status = outs[hi].status;
-    touts.back().values = outs[hi].values;
     bool tstopped = false;
-    auto [tlo, thi] =
-        engine.search(tl, core::Stage::commit, good_end.values, bad_end.values, touts, tstopped);
+    const auto tsweep =
+        engine.search(tl, core::Stage::commit, core::SweepStrategy::bisect, touts, tstopped);
     result.commit_steps = touts;
-    result.budget_exhausted = tstopped;
-    if (tstopped) {
+    const auto* tb = Engine::first_boundary(tsweep);
+    result.budget_exhausted = tstopped || (tb && tb->untested_between > 0);
+    if (!tb || result.budget_exhausted) {
         result.conclusion = "inconclusive";
-        result.message = "budget exhausted during the commit stage";
+        result.message = result.budget_exhausted
+                             ? "budget exhausted during the commit stage"
+                             : "commit stage: no decided level change along the timeline";
         return result;
     }
+    const std::size_t tlo = tb->last_before;
+    const std::size_t thi = tb->first_after;
     if (thi != tlo + 1) {
         result.message = "commit stage: " + std::to_string(thi - tlo) +
                          " commits remain between the last good-like and the first bad-like "

@@ -42,6 +42,7 @@ struct HourlyOptions {
     int max_builds = 0;       ///< 0 = unlimited
     double max_time = 0;      ///< seconds; 0 = unlimited
     bool to_commit = false;
+    core::Direction direction = core::Direction::higher_is_better; ///< of the metric
 };
 
 /// The side effects the stage uses.

@@ -22,6 +22,7 @@ struct HourlyFlags {
     bool fetch = false;
     std::string token_env = "PERFSWEEP_GIT_TOKEN";
     std::string from, to;
+    std::string from_result;
     std::string good_commits, bad_commits;
     std::string step = "1h";
     bool plan = false;
@@ -138,6 +139,26 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
         o.from = parse_time(f.from, "--from");
     if (!f.to.empty())
         o.to = parse_time(f.to, "--to");
+    if (!f.from_result.empty()) {
+        if (!f.from.empty() || !f.to.empty() || !f.good_commits.empty() || !f.bad_commits.empty())
+            throw_usage("--from-result cannot be combined with --from/--to/--good-commits/"
+                        "--bad-commits");
+        const auto w =
+            ctx.adapters.daily_window(ctx.adapters.files->read_text(f.from_result), f.from_result);
+        // The window runs from the newest recorded commit time of the last good build to that of
+        // the first bad build.
+        auto newest = [&](const std::map<std::string, std::string>& times, const char* key) {
+            std::optional<util::UnixSeconds> best;
+            for (const auto& [name, t] : times) {
+                const auto v =
+                    parse_time(t, "--from-result " + f.from_result + " " + key + "." + name);
+                best = best ? std::max(*best, v) : v;
+            }
+            return *best;
+        };
+        o.from = newest(w.good_times, "last_before_commit_times");
+        o.to = newest(w.bad_times, "first_after_commit_times");
+    }
     o.good_commits = commit_list(f.good_commits, "--good-commits");
     o.bad_commits = commit_list(f.bad_commits, "--bad-commits");
     auto step = util::parse_duration(f.step);
@@ -183,6 +204,7 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
         if (!dir)
             throw_usage("--direction '" + f.direction + "': expected higher or lower");
         rc.direction = *dir;
+        o.direction = *dir;
         rc.timeout_s = f.timeout;
         rc.logs_dir = f.logs_dir;
         if (rc.kept_container)
@@ -215,6 +237,8 @@ void add_hourly(CLI::App& app, Context& ctx) {
                     "environment variable holding an HTTPS token for --fetch");
     cmd->add_option("--from", f->from, "window start (last good), ISO 8601 with Z or offset");
     cmd->add_option("--to", f->to, "window end (first bad), ISO 8601 with Z or offset");
+    cmd->add_option("--from-result", f->from_result,
+                    "DAILY.json: take the window from a `perfsweep daily --json` result");
     cmd->add_option("--good-commits", f->good_commits, "NAME=SHA,...: the last good state");
     cmd->add_option("--bad-commits", f->bad_commits, "NAME=SHA,...: the first bad state");
     cmd->add_option("--step", f->step, "grid step (default 1h; 30m, 2h, ...)");

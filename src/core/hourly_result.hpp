@@ -36,6 +36,17 @@ struct Culprit {
     std::string note; ///< e.g. which repo carries the change when several changed
 };
 
+/// The window a daily result reports: the recorded commits and committer times (ISO 8601) of the
+/// last good and first bad builds of its regression boundary.
+struct DailyWindow {
+    std::string last_good_label; ///< e.g. "2023-08-24"
+    std::string first_bad_label;
+    std::map<std::string, std::string> good_commits; ///< repo → sha
+    std::map<std::string, std::string> bad_commits;
+    std::map<std::string, std::string> good_times; ///< repo → ISO 8601 committer time
+    std::map<std::string, std::string> bad_times;
+};
+
 /// Everything the hourly stage found.
 struct HourlyResult {
     /// planned | window | culprit | no_change | inconclusive

@@ -38,6 +38,9 @@ struct Adapters {
     OpenSourceRepo open_source_repo;
     /// Encode an hourly/commit stage result as JSON (`hourly --json`).
     std::function<std::string(const core::HourlyResult&)> hourly_json;
+    /// Read the good→bad window of a daily JSON result (`hourly --from-result`); `where` names it.
+    std::function<core::DailyWindow(const std::string& text, const std::string& where)>
+        daily_window;
 };
 
 } // namespace perfsweep::ports

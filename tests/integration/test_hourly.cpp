@@ -271,7 +271,8 @@ TEST_CASE("hourly narrows to the hour and --to-commit to the culprit, skipping b
     CHECK(git(fx.jax, {"rev-parse", "--abbrev-ref", "HEAD"}) == "HEAD");
 }
 
-TEST_CASE("hourly --strategy sequential finds the same window", "[hourly][cli]") {
+TEST_CASE("hourly --strategy sequential tests every distinct state and finds the same window",
+          "[hourly][cli]") {
     Fixture fx;
     auto r = test::run_perfsweep(
         fx.run_args({"--from", iso(0), "--to", iso(9), "--strategy", "sequential", "--json"}));
@@ -288,7 +289,9 @@ TEST_CASE("hourly --strategy sequential finds the same window", "[hourly][cli]")
     for (const auto& l : builds)
         if (l.rfind("start ", 0) == 0)
             started.push_back(l.substr(6));
-    CHECK(started.size() == 7); // the ends (0h, 9h), then 1h 3h 4h (fails) 5h 6h
+    CHECK(started.size() == 8); // every distinct state (0h 1h 3h 4h 5h 6h 7h 8h), once
+    CHECK(std::set<std::string>(started.begin(), started.end()).size() == 8);
+    CHECK(r.out.find("\"build_failed\"") != std::string::npos); // 4h: skipped, not a verdict
 }
 
 TEST_CASE("hourly reports a window with no change without building anything", "[hourly][cli]") {
@@ -317,20 +320,29 @@ TEST_CASE("hourly resumes after kill -9 without redoing finished builds or runs"
     REQUIRE(resumed.exit_code == 0);
     const auto culprit = json_object(resumed.out, "culprit");
     CHECK(json_strings(culprit, "sha") == std::vector<std::string>{fx.c["x2"]});
-    std::map<std::string, int> done, runs;
-    for (const auto& l : lines_of(fx.dir.file("builds.log")))
-        if (l.rfind("done ", 0) == 0)
-            ++done[l.substr(5)];
-    for (const auto& l : lines_of(fx.dir.file("runs.log")))
-        ++runs[l];
-    for (const auto& [key, n] : done) {
-        INFO(key);
-        CHECK(n == 1);
-    }
-    for (const auto& [key, n] : runs) {
-        INFO(key);
-        CHECK(n == 3); // one round of 3 repeats per state, never redone
-    }
+    // The same search without the kill (fixture commits are deterministic, so the shas match):
+    // the killed + resumed pair must finish exactly the same builds and runs, none twice.
+    Fixture ref;
+    auto clean = test::run_perfsweep(ref.run_args({"--from", iso(0), "--to", iso(9), "--to-commit",
+                                                   "--json", "--state", ref.dir.file("st")}));
+    REQUIRE(clean.exit_code == 0);
+    REQUIRE(ref.c == fx.c);
+    auto count = [](const Fixture& f, const std::string& log, const std::string& prefix) {
+        std::map<std::string, int> n;
+        for (const auto& l : lines_of(f.dir.file(log)))
+            if (l.rfind(prefix, 0) == 0)
+                ++n[l.substr(prefix.size())];
+        return n;
+    };
+    CHECK(count(fx, "builds.log", "done ") == count(ref, "builds.log", "done "));
+    CHECK(count(fx, "runs.log", "") == count(ref, "runs.log", ""));
+    // Only the build that was killed was started twice.
+    int extra_starts = 0;
+    auto s_fx = count(fx, "builds.log", "start ");
+    auto s_ref = count(ref, "builds.log", "start ");
+    for (const auto& [key, n] : s_fx)
+        extra_starts += n - s_ref[key];
+    CHECK(extra_starts == 1);
     // A third run does nothing new at all.
     auto again = test::run_perfsweep(args);
     CHECK(again.exit_code == 0);
@@ -375,4 +387,33 @@ TEST_CASE("hourly --fetch updates the clone through libgit2", "[hourly][cli]") {
     CHECK(json_strings(r.out, "xla") == std::vector<std::string>{fx.c["x3"], x4});
     CHECK(r.out.find("secret-token-value") == std::string::npos);
     CHECK(r.err.find("secret-token-value") == std::string::npos);
+}
+
+TEST_CASE("hourly --from-result takes the window from a daily JSON result", "[hourly][cli]") {
+    Fixture fx;
+    // The shape `perfsweep daily --json` writes (adapters/json/daily_json.cpp), trimmed.
+    const auto daily = fx.dir.file("daily.json");
+    test::write_file(daily, R"({"metric": "MLUPS", "points": [], "boundaries": [
+      {"last_before": "2023-08-24", "first_after": "2023-08-25", "kind": "regression",
+       "last_before_commits": {"jax": ")" +
+                                fx.c["j1"] + R"(", "xla": ")" + fx.c["x0"] + R"("},
+       "last_before_commit_times": {"jax": ")" +
+                                iso(1) + R"(", "xla": ")" + iso(-3) + R"("},
+       "first_after_commits": {"jax": ")" +
+                                fx.c["j6"] + R"(", "xla": ")" + fx.c["x3"] + R"("},
+       "first_after_commit_times": {"jax": ")" +
+                                iso(8) + R"(", "xla": ")" + iso(7) + R"("}}]})");
+    auto r = test::run_perfsweep(fx.args({"--from-result", daily, "--plan", "--json"}));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto times = json_strings(r.out, "time");
+    REQUIRE(times.size() == 8); // 1h .. 8h
+    CHECK(times.front() == iso(1));
+    CHECK(times.back() == iso(8));
+
+    test::write_file(daily, R"({"boundaries": [{"kind": "regression"}]})");
+    auto bad = test::run_perfsweep(fx.args({"--from-result", daily, "--plan"}));
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("daily.json") != std::string::npos);
+    CHECK(bad.err.find("commit times") != std::string::npos);
 }

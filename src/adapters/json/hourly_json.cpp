@@ -1,5 +1,9 @@
 #include "adapters/json/hourly_json.hpp"
 
+#include "util/error.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -146,6 +150,60 @@ std::string hourly_to_json(const core::HourlyResult& r) {
     w.Bool(r.budget_exhausted);
     w.EndObject();
     return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+namespace {
+
+std::map<std::string, std::string> string_map(const rapidjson::Value& obj, const char* key,
+                                              const std::string& where) {
+    std::map<std::string, std::string> out;
+    auto it = obj.FindMember(key);
+    if (it == obj.MemberEnd())
+        return out;
+    if (!it->value.IsObject())
+        throw_usage(where + ": '" + key + "' must be an object of strings");
+    for (auto m = it->value.MemberBegin(); m != it->value.MemberEnd(); ++m) {
+        if (!m->value.IsString())
+            throw_usage(where + ": '" + key + "." + m->name.GetString() + "' must be a string");
+        out[m->name.GetString()] = m->value.GetString();
+    }
+    return out;
+}
+
+} // namespace
+
+core::DailyWindow daily_window_from_json(const std::string& text, const std::string& where) {
+    rapidjson::Document d;
+    d.Parse(text.c_str(), text.size());
+    if (d.HasParseError())
+        throw_usage(where + ": not JSON (" + rapidjson::GetParseError_En(d.GetParseError()) +
+                    " at offset " + std::to_string(d.GetErrorOffset()) + ")");
+    if (!d.IsObject() || !d.HasMember("boundaries") || !d["boundaries"].IsArray())
+        throw_usage(where + ": expected a `perfsweep daily --json` result with 'boundaries'");
+    const auto& bs = d["boundaries"];
+    const rapidjson::Value* pick = nullptr;
+    for (const auto& b : bs.GetArray())
+        if (b.IsObject() && !pick && b.HasMember("kind") && b["kind"].IsString() &&
+            std::string(b["kind"].GetString()) == "regression")
+            pick = &b;
+    if (!pick && !bs.Empty() && bs[0].IsObject())
+        pick = &bs[0];
+    if (!pick)
+        throw_usage(where + ": the daily result has no boundary (no good→bad window)");
+    core::DailyWindow w;
+    if (pick->HasMember("last_before") && (*pick)["last_before"].IsString())
+        w.last_good_label = (*pick)["last_before"].GetString();
+    if (pick->HasMember("first_after") && (*pick)["first_after"].IsString())
+        w.first_bad_label = (*pick)["first_after"].GetString();
+    w.good_commits = string_map(*pick, "last_before_commits", where);
+    w.bad_commits = string_map(*pick, "first_after_commits", where);
+    w.good_times = string_map(*pick, "last_before_commit_times", where);
+    w.bad_times = string_map(*pick, "first_after_commit_times", where);
+    if (w.good_times.empty() || w.bad_times.empty())
+        throw_usage(where + ": boundary " + w.last_good_label + " → " + w.first_bad_label +
+                    " has no recorded commit times (run daily with a commits probe); expected "
+                    "'last_before_commit_times' and 'first_after_commit_times'");
+    return w;
 }
 
 } // namespace perfsweep::adapters

@@ -11,4 +11,9 @@ namespace perfsweep::adapters {
 /// changed, candidates, compare_urls, commit_steps, culprit (when found), builds, runs.
 std::string hourly_to_json(const core::HourlyResult& r);
 
+/// Read the regression window from a `perfsweep daily --json` result: the first boundary of kind
+/// regression (else the first one) with its commits and commit times. Throws a usage error naming
+/// `where` when the text is not such a result or the boundary has no recorded commit times.
+core::DailyWindow daily_window_from_json(const std::string& text, const std::string& where);
+
 } // namespace perfsweep::adapters
