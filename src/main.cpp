@@ -4,8 +4,10 @@
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
 #include "adapters/json/detect_json.hpp"
+#include "adapters/git/libgit2_repo.hpp"
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/daily_json.hpp"
+#include "adapters/json/hourly_json.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
@@ -56,6 +58,10 @@ int main(int argc, char** argv) {
         return adapters::measurement_from_json(json, where);
     };
     a.daily_json = [](const core::DailyResult& r) { return adapters::daily_to_json(r); };
+    adapters::Libgit2Guard libgit2;
+    a.open_source_repo = adapters::open_libgit2_repo;
+    a.hourly_json = adapters::hourly_to_json;
+    a.daily_window = adapters::daily_window_from_json;
     adapters::install_interrupt_handlers();
     return cli::run(argc, argv, a);
 }

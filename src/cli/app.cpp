@@ -21,6 +21,7 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_detect(app, ctx);
     add_run(app, ctx);
     add_daily(app, ctx);
+    add_hourly(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

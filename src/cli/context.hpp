@@ -34,4 +34,7 @@ void add_run(CLI::App& app, Context& ctx);
 /// Register `perfsweep daily`.
 void add_daily(CLI::App& app, Context& ctx);
 
+/// Register `perfsweep hourly`.
+void add_hourly(CLI::App& app, Context& ctx);
+
 } // namespace perfsweep::cli

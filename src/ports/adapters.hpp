@@ -5,12 +5,14 @@
 #include "core/detect.hpp"
 #include "core/import_formats.hpp"
 #include "core/daily_result.hpp"
+#include "core/hourly_result.hpp"
 #include "ports/clock.hpp"
 #include "ports/demo_world.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"
 #include "ports/runner_config.hpp"
+#include "ports/source_repo.hpp"
 
 #include <functional>
 #include <memory>
@@ -45,6 +47,13 @@ struct Adapters {
         measurement_from_json;
     /// Render a daily sweep result as JSON (`perfsweep daily --json`).
     std::function<std::string(const core::DailyResult& r)> daily_json;
+    /// Open a source repo clone (libgit2) for the hourly and commit stages.
+    OpenSourceRepo open_source_repo;
+    /// Encode an hourly/commit stage result as JSON (`hourly --json`).
+    std::function<std::string(const core::HourlyResult&)> hourly_json;
+    /// Read the good→bad window of a daily JSON result (`hourly --from-result`); `where` names it.
+    std::function<core::DailyWindow(const std::string& text, const std::string& where)>
+        daily_window;
 };
 
 } // namespace perfsweep::ports

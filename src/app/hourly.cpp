@@ -1,0 +1,626 @@
+#include "app/hourly.hpp"
+
+#include "core/stats.hpp"
+#include "core/sweep_plan.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+namespace perfsweep::app {
+
+namespace {
+
+using Commits = std::map<std::string, std::string>;
+using Times = std::map<std::string, util::UnixSeconds>;
+
+constexpr double k_alpha = 0.01;
+
+std::string key_of(const Commits& c) {
+    std::string k;
+    for (const auto& [name, sha] : c)
+        k += (k.empty() ? "" : ",") + name + "=" + sha;
+    return k;
+}
+
+std::string one_line(std::string s) {
+    for (auto& ch : s)
+        if (ch == '\t' || ch == '\n' || ch == '\r')
+            ch = ' ';
+    return s;
+}
+
+std::string format_value(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+std::string short_sha(const std::string& sha) {
+    return sha.substr(0, 10);
+}
+
+std::string describe(const Commits& c) {
+    std::string s;
+    for (const auto& [name, sha] : c)
+        s += (s.empty() ? "" : " ") + name + "=" + short_sha(sha);
+    return s;
+}
+
+/// A state the search can test.
+struct Point {
+    util::UnixSeconds time = 0;
+    Commits commits;
+    Times times;
+};
+
+/// What measuring a state gave.
+struct Eval {
+    std::string status; ///< ok | build_failed | test_failed | budget
+    std::vector<double> values;
+    std::string reason;
+};
+
+/// What is known about one state, from this run or from the state dir.
+struct CacheEntry {
+    bool built = false;
+    bool build_failed = false;
+    std::string build_reason;
+    int rounds = 0;
+    bool run_failed = false;
+    std::vector<double> values;
+    std::string run_reason;
+};
+
+class Engine {
+public:
+    Engine(const HourlyOptions& o, HourlyPorts& p,
+           std::vector<std::unique_ptr<ports::SourceRepo>>& repos, core::HourlyResult& r)
+        : m_opt(o), m_ports(p), m_repos(repos), m_result(r) {
+        m_start = m_ports.clock ? m_ports.clock->now() : 0;
+        if (!m_opt.state_dir.empty()) {
+            m_state_file = m_opt.state_dir + "/hourly-state.tsv";
+            load_state();
+        }
+    }
+
+    /// Measure `p` (cached) with `stage`.
+    Eval measure(const Point& p, core::Stage stage) {
+        auto& e = m_cache[key_of(p.commits)];
+        if (e.build_failed)
+            return {"build_failed", {}, e.build_reason};
+        if (e.rounds > 0)
+            return cached(e);
+        return round(p, stage, m_opt.repeats);
+    }
+
+    /// Narrow `points` with the shared sweep planner (core/sweep_plan.hpp): known results are
+    /// replayed into it, then it proposes what to measure. Fills `outs` (status, values) and
+    /// returns the planner's result; `stopped` tells whether the budget cut it short.
+    core::SweepResult search(const std::vector<Point>& points, core::Stage stage,
+                             core::SweepStrategy strategy, std::vector<core::StateOutcome>& outs,
+                             bool& stopped) {
+        std::vector<std::string> labels;
+        for (const auto& p : points)
+            labels.push_back(util::format_iso8601(p.time) + " " + describe(p.commits));
+        core::SweepOptions so;
+        so.strategy = strategy;
+        so.repeats = m_opt.repeats;
+        so.alpha = k_alpha;
+        so.direction = m_opt.direction;
+        so.workers = 1;
+        core::SweepPlan plan(labels, so);
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            auto it = m_cache.find(key_of(points[i].commits));
+            if (it == m_cache.end())
+                continue;
+            const auto& e = it->second;
+            if (e.build_failed)
+                plan.observe(i, core::Status::failed, {}, e.build_reason, {}, 0);
+            else if (e.run_failed)
+                plan.observe(i, core::Status::failed, {}, e.run_reason, {}, 0);
+            else if (e.rounds > 0)
+                plan.observe(i, core::Status::ok, e.values, {}, {}, 0);
+        }
+        stopped = false;
+        for (;;) {
+            const auto reqs = plan.next();
+            if (reqs.empty())
+                break;
+            for (const auto& req : reqs) {
+                const auto& p = points[req.index];
+                Eval ev = round(p, stage, req.repeats);
+                if (ev.status == "budget") {
+                    stopped = true;
+                    break;
+                }
+                if (ev.status == "ok") {
+                    plan.observe(req.index, core::Status::ok, ev.values, {}, {}, req.repeats);
+                    report(p, "median " + util::format_fixed(core::median(ev.values), 3));
+                } else {
+                    plan.observe(req.index, core::Status::failed, {}, ev.reason, {}, 1);
+                    report(p, ev.status + ": " + ev.reason);
+                }
+            }
+            if (stopped)
+                break;
+        }
+        stopped = stopped || plan.budget_exhausted();
+        auto res = plan.result(stopped ? "budget exhausted" : "");
+        const auto* b = first_boundary(res);
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            auto& out = outs[i];
+            auto it = m_cache.find(key_of(points[i].commits));
+            if (it == m_cache.end()) {
+                out.status = "untested";
+                continue;
+            }
+            const auto& e = it->second;
+            out.values = e.values;
+            if (e.build_failed) {
+                out.status = "build_failed";
+                out.reason = e.build_reason;
+            } else if (e.run_failed) {
+                out.status = "test_failed";
+                out.reason = e.run_reason;
+            } else if (e.rounds == 0) {
+                out.status = "untested";
+            } else if (!b) {
+                out.status = "unknown";
+            } else {
+                out.status =
+                    i <= b->last_before ? "good" : (i >= b->first_after ? "bad" : "unknown");
+            }
+        }
+        return res;
+    }
+
+    /// The boundary that is the regression: the first regression, else the first decided one.
+    static const core::Boundary* first_boundary(const core::SweepResult& r) {
+        for (const auto& b : r.boundaries)
+            if (b.kind == core::BoundaryKind::regression)
+                return &b;
+        for (const auto& b : r.boundaries)
+            if (b.kind != core::BoundaryKind::unknown)
+                return &b;
+        return nullptr;
+    }
+
+private:
+    Eval cached(const CacheEntry& e) const {
+        if (e.run_failed)
+            return {"test_failed", e.values, e.run_reason};
+        return {"ok", e.values, ""};
+    }
+
+    bool budget_left(bool needs_build) {
+        if (needs_build && m_opt.max_builds > 0 && m_result.builds >= m_opt.max_builds)
+            return false;
+        if (m_opt.max_time > 0 && m_ports.clock && m_ports.clock->now() - m_start >= m_opt.max_time)
+            return false;
+        return true;
+    }
+
+    ports::PointRequest request(const Point& p, core::Stage stage) const {
+        ports::PointRequest req;
+        req.label = util::format_iso8601(p.time);
+        req.stage = stage;
+        req.values["time"] = req.label;
+        for (const auto& repo : m_repos) {
+            const auto& sha = p.commits.at(repo->name());
+            req.values["commit:" + repo->name()] = sha;
+            req.values["path:" + repo->name()] = repo->path();
+            req.commits[repo->name()] = sha;
+            auto t = p.times.find(repo->name());
+            if (t != p.times.end())
+                req.commit_times[repo->name()] = util::format_iso8601(t->second);
+        }
+        req.repeats = m_opt.repeats;
+        return req;
+    }
+
+    Eval round(const Point& p, core::Stage stage, int repeats) {
+        const auto key = key_of(p.commits);
+        auto& e = m_cache[key];
+        bool at_state = true;
+        for (const auto& repo : m_repos)
+            if (repo->head() != p.commits.at(repo->name()))
+                at_state = false;
+        const bool needs_build = !(e.built && at_state);
+        if (!budget_left(needs_build))
+            return {"budget", e.values, "budget exhausted"};
+        if (!m_ports.builder || !m_ports.runner)
+            throw_usage("hourly: --build and --test are needed to test states");
+        for (const auto& repo : m_repos)
+            if (repo->head() != p.commits.at(repo->name()))
+                repo->checkout(p.commits.at(repo->name()));
+        auto req = request(p, stage);
+        req.repeats = repeats;
+        if (needs_build) {
+            ++m_result.builds;
+            auto out = m_ports.builder->build(req);
+            e.built = out.ok;
+            e.build_failed = !out.ok;
+            e.build_reason = out.ok ? "" : one_line(out.reason);
+            record("build\t" + key + "\t" + (out.ok ? "ok" : "failed") + "\t" + e.build_reason);
+            if (!out.ok)
+                return {"build_failed", {}, e.build_reason};
+        }
+        ++m_result.runs;
+        auto ms = m_ports.runner->run_points({req});
+        if (ms.empty())
+            throw_infra("hourly: the runner returned no measurement for " + req.label);
+        const auto& m = ms.front();
+        if (m_result.metric.empty())
+            m_result.metric = m.metric;
+        ++e.rounds;
+        std::string values;
+        if (m.status == core::Status::ok) {
+            for (double x : m.values) {
+                e.values.push_back(x);
+                values += (values.empty() ? "" : ",") + format_value(x);
+            }
+        } else {
+            e.run_failed = true;
+            e.run_reason = one_line(std::string(core::to_string(m.status)) +
+                                    (m.reason.empty() ? "" : ": " + m.reason));
+        }
+        record("run\t" + key + "\t" + (e.run_failed ? "failed" : "ok") + "\t" + values + "\t" +
+               e.run_reason);
+        if (e.run_failed)
+            return {"test_failed", {}, e.run_reason};
+        return {"ok", m.values, ""};
+    }
+
+    void report(const Point& p, const std::string& what) {
+        if (m_ports.progress)
+            m_ports.progress->line(util::format_iso8601(p.time) + "  " + describe(p.commits) +
+                                   "  " + what);
+    }
+
+    void record(const std::string& line) {
+        if (m_state_file.empty())
+            return;
+        m_lines.push_back(line);
+        std::string all;
+        for (const auto& l : m_lines)
+            all += l + "\n";
+        m_ports.files->write_atomic(m_state_file, all);
+    }
+
+    void load_state() {
+        const std::string settings = "settings\t" + one_line(m_opt.settings_key);
+        if (!m_ports.files->exists(m_state_file)) {
+            m_ports.files->make_dirs(m_opt.state_dir);
+            record(settings);
+            return;
+        }
+        const auto lines = util::split(m_ports.files->read_text(m_state_file), '\n');
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const auto& line = lines[i];
+            if (line.empty())
+                continue;
+            const auto where = m_state_file + ":" + std::to_string(i + 1);
+            const auto f = util::split(line, '\t');
+            if (i == 0) {
+                if (line != settings)
+                    throw_usage(where + ": the state dir was made with other settings (" + line +
+                                "); expected '" + settings + "': use another --state DIR");
+            } else if (f.size() == 4 && f[0] == "build") {
+                auto& e = m_cache[f[1]];
+                e.built = f[2] == "ok";
+                e.build_failed = f[2] != "ok";
+                e.build_reason = f[3];
+            } else if (f.size() == 5 && f[0] == "run") {
+                auto& e = m_cache[f[1]];
+                ++e.rounds;
+                if (f[2] != "ok") {
+                    e.run_failed = true;
+                    e.run_reason = f[4];
+                } else if (!f[3].empty()) {
+                    for (const auto& v : util::split(f[3], ',')) {
+                        auto d = util::parse_double(v);
+                        if (!d)
+                            throw_usage(where + ": expected a number, found '" + v + "'");
+                        e.values.push_back(*d);
+                    }
+                }
+            } else {
+                throw_usage(where + ": expected a settings, build or run record, found '" + line +
+                            "'");
+            }
+            m_lines.push_back(line);
+        }
+        if (m_lines.empty())
+            record(settings);
+    }
+
+    const HourlyOptions& m_opt;
+    HourlyPorts& m_ports;
+    std::vector<std::unique_ptr<ports::SourceRepo>>& m_repos;
+    core::HourlyResult& m_result;
+    std::map<std::string, CacheEntry> m_cache;
+    std::string m_state_file;
+    std::vector<std::string> m_lines;
+    double m_start = 0;
+};
+
+core::StateOutcome outcome_of(const Point& p) {
+    core::StateOutcome o;
+    o.time = p.time;
+    o.commits = p.commits;
+    return o;
+}
+
+} // namespace
+
+core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
+    if (o.repos.empty())
+        throw_usage("hourly: expected at least one --repo NAME=PATH");
+    if (o.strategy != "sequential" && o.strategy != "adaptive")
+        throw_usage("--strategy '" + o.strategy + "': expected sequential or adaptive");
+    if (o.repeats < 1)
+        throw_usage("--repeats: expected a positive number");
+    core::HourlyResult result;
+
+    // Open every repo; fetch if asked; refuse shallow clones.
+    std::vector<std::unique_ptr<ports::SourceRepo>> repos;
+    std::set<std::string> names;
+    for (const auto& spec : o.repos) {
+        if (!names.insert(spec.name).second)
+            throw_usage("--repo " + spec.name + ": the name is given twice");
+        auto repo = ports.open_repo(spec.name, spec.path);
+        if (repo->is_shallow())
+            throw_usage("--repo " + spec.name + "=" + spec.path +
+                        ": a shallow clone; the hourly stage needs full history (run `git fetch "
+                        "--unshallow` in it)");
+        if (o.fetch) {
+            if (ports.progress)
+                ports.progress->line("fetching " + spec.name);
+            repo->fetch("origin", o.token_env);
+        }
+        repos.push_back(std::move(repo));
+    }
+
+    // The window ends.
+    const bool by_commits = !o.good_commits.empty() || !o.bad_commits.empty();
+    util::UnixSeconds from = 0, to = 0, since = 0;
+    Commits good_given, bad_given;
+    if (by_commits) {
+        if (o.from || o.to)
+            throw_usage("--good-commits/--bad-commits cannot be combined with --from/--to");
+        bool first = true;
+        for (std::size_t r = 0; r < repos.size(); ++r) {
+            const auto& name = repos[r]->name();
+            auto g = o.good_commits.find(name);
+            auto b = o.bad_commits.find(name);
+            if (g == o.good_commits.end() || b == o.bad_commits.end())
+                throw_usage("--good-commits/--bad-commits: expected a commit for repo '" + name +
+                            "' in both");
+            const auto gc = repos[r]->commit(g->second);
+            const auto bc = repos[r]->commit(b->second);
+            good_given[name] = gc.sha;
+            bad_given[name] = bc.sha;
+            from = first ? gc.time : std::max(from, gc.time);
+            to = first ? bc.time : std::max(to, bc.time);
+            since = first ? gc.time : std::min(since, gc.time);
+            first = false;
+        }
+        for (const auto& [name, sha] : o.good_commits)
+            if (!names.count(name))
+                throw_usage("--good-commits: '" + name + "' is not a --repo name");
+        for (const auto& [name, sha] : o.bad_commits)
+            if (!names.count(name))
+                throw_usage("--bad-commits: '" + name + "' is not a --repo name");
+        if (to < from)
+            to = from;
+    } else {
+        if (!o.from || !o.to)
+            throw_usage("hourly: expected --from and --to (or --good-commits and --bad-commits)");
+        from = *o.from;
+        to = *o.to;
+        since = from;
+    }
+    const auto grid = core::make_grid(from, to, o.step);
+
+    // Each repo's line: the first-parent chain back to the window start, or all reachable commits.
+    std::vector<core::RepoLine> chains, lines;
+    for (std::size_t r = 0; r < repos.size(); ++r) {
+        const auto& ref = o.repos[r].ref;
+        core::RepoLine chain{repos[r]->name(), repos[r]->first_parent_history(ref, since)};
+        if (o.any_parent)
+            lines.push_back({repos[r]->name(), core::rev_list_order(repos[r]->reachable(ref),
+                                                                    repos[r]->resolve(ref))});
+        else
+            lines.push_back(chain);
+        chains.push_back(std::move(chain));
+    }
+    auto states = core::resolve_states(lines, grid);
+    if (by_commits) {
+        // The ends are the given commits; re-derive what changed next to them.
+        auto set_end = [&](core::SourceState& s, const Commits& c) {
+            s.commits = c;
+            for (std::size_t r = 0; r < repos.size(); ++r)
+                s.times[repos[r]->name()] = repos[r]->commit(c.at(repos[r]->name())).time;
+        };
+        set_end(states.front(), good_given);
+        set_end(states.back(), bad_given);
+        for (std::size_t i = 1; i < states.size(); ++i) {
+            states[i].changed.clear();
+            for (const auto& [name, sha] : states[i].commits)
+                if (states[i - 1].commits.at(name) != sha)
+                    states[i].changed.push_back(name);
+            states[i].duplicate = states[i].changed.empty();
+        }
+    }
+
+    std::vector<Point> distinct;
+    std::vector<std::size_t> distinct_state; // distinct index → states index
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        core::StateOutcome out;
+        out.time = states[i].time;
+        out.commits = states[i].commits;
+        out.changed = states[i].changed;
+        out.duplicate = states[i].duplicate;
+        out.status = states[i].duplicate ? "duplicate" : (o.plan ? "planned" : "untested");
+        result.states.push_back(out);
+        if (!states[i].duplicate) {
+            distinct.push_back({states[i].time, states[i].commits, states[i].times});
+            distinct_state.push_back(i);
+        }
+    }
+    if (o.plan) {
+        result.conclusion = "planned";
+        result.message = std::to_string(states.size()) + " states, " +
+                         std::to_string(distinct.size()) + " distinct";
+        return result;
+    }
+    if (distinct.size() == 1) {
+        result.conclusion = "no_change";
+        result.message = "no repo changed between " + util::format_iso8601(from) + " and " +
+                         util::format_iso8601(to) + ": the change is not in these repos";
+        return result;
+    }
+
+    Engine engine(o, ports, repos, result);
+    // The ends give the reference samples.
+    std::vector<core::StateOutcome> outs;
+    for (const auto& p : distinct)
+        outs.push_back(outcome_of(p));
+    auto copy_back = [&] {
+        for (std::size_t d = 0; d < distinct.size(); ++d) {
+            auto& s = result.states[distinct_state[d]];
+            s.status = outs[d].status;
+            s.values = outs[d].values;
+            s.reason = outs[d].reason;
+        }
+    };
+    const auto good_end = engine.measure(distinct.front(), core::Stage::hourly);
+    const auto bad_end = engine.measure(distinct.back(), core::Stage::hourly);
+    outs.front().values = good_end.values;
+    outs.back().values = bad_end.values;
+    outs.front().reason = good_end.reason;
+    outs.back().reason = bad_end.reason;
+    outs.front().status = good_end.status == "ok" ? "good" : good_end.status;
+    outs.back().status = bad_end.status == "ok" ? "bad" : bad_end.status;
+    if (good_end.status != "ok" || bad_end.status != "ok") {
+        copy_back();
+        result.budget_exhausted = good_end.status == "budget" || bad_end.status == "budget";
+        result.conclusion = "inconclusive";
+        result.message = "the window ends must build and run: last good " + good_end.status +
+                         (good_end.reason.empty() ? "" : " (" + good_end.reason + ")") +
+                         ", first bad " + bad_end.status +
+                         (bad_end.reason.empty() ? "" : " (" + bad_end.reason + ")");
+        return result;
+    }
+    const auto cmp = core::compare_samples(good_end.values, bad_end.values, k_alpha);
+    if (!cmp.significant) {
+        copy_back();
+        outs.front().status = outs.back().status = "unknown";
+        result.conclusion = "no_change";
+        result.message = "the window ends do not differ significantly (change " +
+                         util::format_fixed(cmp.relative_change * 100, 2) +
+                         "%, p=" + util::format_fixed(cmp.p_value, 4) + ")";
+        copy_back();
+        return result;
+    }
+    bool stopped = false;
+    const auto strategy = o.strategy == "sequential" ? core::SweepStrategy::exhaustive
+                                                     : core::SweepStrategy::adaptive;
+    const auto sweep = engine.search(distinct, core::Stage::hourly, strategy, outs, stopped);
+    copy_back();
+    const auto* boundary = Engine::first_boundary(sweep);
+    if (!boundary) {
+        result.budget_exhausted = stopped;
+        result.conclusion = "inconclusive";
+        result.message = stopped ? "budget exhausted before a level change was located"
+                                 : "no decided level change between the window ends";
+        return result;
+    }
+    const std::size_t lo = boundary->last_before;
+    const std::size_t hi = boundary->first_after;
+    stopped = stopped || boundary->untested_between > 0;
+    const auto& lp = distinct[lo];
+    const auto& hp = distinct[hi];
+    result.last_good = core::WindowEnd{lp.time, lp.commits};
+    result.first_bad = core::WindowEnd{hp.time, hp.commits};
+    for (std::size_t r = 0; r < repos.size(); ++r) {
+        const auto& name = repos[r]->name();
+        const auto& a = lp.commits.at(name);
+        const auto& b = hp.commits.at(name);
+        if (a == b)
+            continue;
+        result.changed_repos.push_back(name);
+        result.candidates[name] = core::commits_between(lines[r], a, b);
+        auto url = core::compare_url(repos[r]->remote_url("origin"), a, b);
+        if (!url.empty())
+            result.compare_urls[name] = url;
+    }
+    result.budget_exhausted = stopped;
+    result.conclusion = stopped ? "inconclusive" : "window";
+    result.message = std::string(stopped ? "budget exhausted; window so far: " : "window: ") +
+                     util::format_iso8601(lp.time) + " (good) .. " + util::format_iso8601(hp.time) +
+                     " (bad), changed: " + util::join(result.changed_repos, ", ");
+    if (!o.to_commit || stopped)
+        return result;
+
+    // The commit stage: bisect the merged main-line timeline inside the window.
+    const auto steps = core::merged_timeline(chains, lp.commits, hp.commits);
+    std::vector<Point> tl;
+    tl.push_back(lp);
+    for (const auto& s : steps) {
+        Point p = tl.back();
+        p.time = s.commit.time;
+        p.commits[s.repo] = s.commit.sha;
+        p.times[s.repo] = s.commit.time;
+        tl.push_back(std::move(p));
+    }
+    std::vector<core::StateOutcome> touts;
+    for (std::size_t i = 0; i < tl.size(); ++i) {
+        touts.push_back(outcome_of(tl[i]));
+        if (i > 0)
+            touts.back().changed = {steps[i - 1].repo};
+    }
+    bool tstopped = false;
+    const auto tsweep =
+        engine.search(tl, core::Stage::commit, core::SweepStrategy::bisect, touts, tstopped);
+    result.commit_steps = touts;
+    const auto* tb = Engine::first_boundary(tsweep);
+    result.budget_exhausted = tstopped || (tb && tb->untested_between > 0);
+    if (!tb || result.budget_exhausted) {
+        result.conclusion = "inconclusive";
+        result.message = result.budget_exhausted
+                             ? "budget exhausted during the commit stage"
+                             : "commit stage: no decided level change along the timeline";
+        return result;
+    }
+    const std::size_t tlo = tb->last_before;
+    const std::size_t thi = tb->first_after;
+    if (thi != tlo + 1) {
+        result.message = "commit stage: " + std::to_string(thi - tlo) +
+                         " commits remain between the last good-like and the first bad-like "
+                         "state (the others did not build or run)";
+        return result;
+    }
+    const auto& step = steps[thi - 1];
+    result.culprit = core::Culprit{step.repo, step.commit, ""};
+    if (result.changed_repos.size() > 1) {
+        std::vector<std::string> others;
+        for (const auto& r : result.changed_repos)
+            if (r != step.repo)
+                others.push_back(r);
+        result.culprit->note = step.repo + " carries the change; " + util::join(others, ", ") +
+                               " also changed in the window but not at the culprit step";
+    } else {
+        result.culprit->note = "only " + step.repo + " changed in the window";
+    }
+    result.conclusion = "culprit";
+    result.message = "culprit: " + step.repo + " " + step.commit.sha + " \"" + step.commit.subject +
+                     "\" (" + result.culprit->note + ")";
+    return result;
+}
+
+} // namespace perfsweep::app

@@ -1,0 +1,62 @@
+#pragma once
+// Use case: the hourly and commit narrowing stages over several source repos.
+
+#include "core/hourly_result.hpp"
+#include "ports/clock.hpp"
+#include "ports/files.hpp"
+#include "ports/progress.hpp"
+#include "ports/runner.hpp"
+#include "ports/source_repo.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfsweep::app {
+
+/// One --repo with its ref.
+struct RepoSpec {
+    std::string name;
+    std::string path;
+    std::string ref = "origin/main";
+};
+
+/// Everything `perfsweep hourly` was asked to do.
+struct HourlyOptions {
+    std::vector<RepoSpec> repos;
+    bool fetch = false;
+    std::string token_env = "PERFSWEEP_GIT_TOKEN";   ///< env var holding an HTTPS token for --fetch
+    std::optional<util::UnixSeconds> from;           ///< window start (last good time)
+    std::optional<util::UnixSeconds> to;             ///< window end (first bad time)
+    std::map<std::string, std::string> good_commits; ///< --good-commits (instead of --from)
+    std::map<std::string, std::string> bad_commits;  ///< --bad-commits (instead of --to)
+    std::int64_t step = 3600;
+    bool plan = false;
+    bool any_parent = false;
+    std::string strategy = "adaptive"; ///< sequential | adaptive
+    int repeats = 3;
+    std::string state_dir;    ///< resumable state ("" = none)
+    std::string settings_key; ///< build/test commands etc.; a state dir must match it
+    int max_builds = 0;       ///< 0 = unlimited
+    double max_time = 0;      ///< seconds; 0 = unlimited
+    bool to_commit = false;
+    core::Direction direction = core::Direction::higher_is_better; ///< of the metric
+};
+
+/// The side effects the stage uses.
+struct HourlyPorts {
+    ports::OpenSourceRepo open_repo;
+    ports::Builder* builder = nullptr;    ///< may be null with plan
+    ports::PointRunner* runner = nullptr; ///< may be null with plan
+    ports::Files* files = nullptr;
+    ports::Clock* clock = nullptr;
+    ports::Progress* progress = nullptr;
+};
+
+/// Resolve the states, test them with the chosen strategy, narrow to a window and, with
+/// to_commit, to a culprit commit. Throws perfsweep::Error on bad input or unusable repos.
+core::HourlyResult run_hourly(const HourlyOptions& options, HourlyPorts& ports);
+
+} // namespace perfsweep::app
