@@ -15,6 +15,7 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "perfsweep 0.1.0");
     add_version(app, ctx);
+    add_report(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

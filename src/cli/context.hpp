@@ -21,5 +21,7 @@ struct Context {
 
 /// Register `perfsweep version`.
 void add_version(CLI::App& app, Context& ctx);
+/// Register `perfsweep report`.
+void add_report(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

@@ -2,6 +2,7 @@
 // The bundle of real side effects handed from the composition root (main.cpp) to the CLI.
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
+#include "core/report_model.hpp"
 #include "ports/clock.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
@@ -20,6 +21,12 @@ struct Adapters {
     Clock* clock = nullptr;
     /// Open the history named by `spec` ("path.jsonl", "git:BRANCH", ...). Throws on a bad spec.
     std::function<std::unique_ptr<HistoryStore>(const std::string& spec)> open_history;
+    /// Parse a stage result JSON `text` read from `source` into the report model (usage error on
+    /// wrong types, naming `source` and the JSON path).
+    std::function<core::ReportInput(const std::string& text, const std::string& source)>
+        parse_report_input;
+    /// Encode the report model as JSON.
+    std::function<std::string(const core::ReportInput&)> report_input_to_json;
 };
 
 } // namespace perfsweep::ports
