@@ -16,6 +16,7 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     app.set_version_flag("--version", "perfsweep 0.1.0");
     add_version(app, ctx);
     add_report(app, ctx);
+    add_comment(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -23,5 +23,7 @@ struct Context {
 void add_version(CLI::App& app, Context& ctx);
 /// Register `perfsweep report`.
 void add_report(CLI::App& app, Context& ctx);
+/// Register `perfsweep comment`.
+void add_comment(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

@@ -3,7 +3,9 @@
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
 #include "core/report_model.hpp"
+#include "ports/actions_runner.hpp"
 #include "ports/clock.hpp"
+#include "ports/code_host.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"
@@ -27,6 +29,11 @@ struct Adapters {
         parse_report_input;
     /// Encode the report model as JSON.
     std::function<std::string(const core::ReportInput&)> report_input_to_json;
+    /// Open the code host (GitHub REST API at GITHUB_API_URL) with the token from environment
+    /// variable `token_env`. Throws a usage error when the token is missing.
+    std::function<std::unique_ptr<CodeHost>(const std::string& token_env)> open_code_host;
+    /// The GitHub Actions runner contract (no-ops outside Actions).
+    ActionsRunner* actions = nullptr;
 };
 
 } // namespace perfsweep::ports
