@@ -138,7 +138,7 @@ TEST_CASE("the marker is found on page 3 of 250 comments via the Link header",
     check_all_valid(gh);
 }
 
-TEST_CASE("5xx, 502 and slow replies are retried; reads and PATCH succeed", "[github][faults]") {
+TEST_CASE("5xx, 502 and slow replies are retried, reads and PATCH succeed", "[github][faults]") {
     FakeGitHub gh;
     REQUIRE_NODE(gh);
     TempDir dir;
@@ -218,7 +218,8 @@ TEST_CASE("401 reports the API's message and status, never the token", "[github]
     CHECK(r.exit_code != 0);
 }
 
-TEST_CASE("with an Actions GITHUB_TOKEN the author is github-actions[bot]", "[github][comment]") {
+TEST_CASE("with an Actions GITHUB_TOKEN the author is the github-actions bot",
+          "[github][comment]") {
     FakeGitHub gh;
     REQUIRE_NODE(gh);
     gh.control(
@@ -237,7 +238,7 @@ TEST_CASE("with an Actions GITHUB_TOKEN the author is github-actions[bot]", "[gi
     CHECK(c[1].first == "github-actions[bot]");
 }
 
-TEST_CASE("--new-issue opens one issue and then reuses it; GHES base URL works",
+TEST_CASE("new-issue opens one issue and then reuses it, with a GHES base URL",
           "[github][comment]") {
     FakeGitHub gh;
     REQUIRE_NODE(gh);
@@ -258,7 +259,7 @@ TEST_CASE("--new-issue opens one issue and then reuses it; GHES base URL works",
     check_all_valid(gh);
 }
 
-TEST_CASE("the target comes from the event payload; schedule needs an explicit target",
+TEST_CASE("the target comes from the event payload, schedule needs an explicit target",
           "[github][events]") {
     FakeGitHub gh;
     REQUIRE_NODE(gh);
