@@ -3,6 +3,9 @@
 #include "report/markdown.hpp"
 #include "util/error.hpp"
 
+#include <cctype>
+#include <string_view>
+
 namespace perfsweep::app {
 namespace {
 
@@ -23,6 +26,21 @@ std::optional<ports::HostComment> find_ours(const std::vector<ports::HostComment
     return std::nullopt;
 }
 
+void check_repo(const std::string& repo) {
+    const auto slash = repo.find('/');
+    auto ok_part = [](std::string_view s) {
+        if (s.empty() || s == "." || s == "..")
+            return false;
+        for (char c : s)
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+                return false;
+        return true;
+    };
+    if (slash == std::string::npos || !ok_part(std::string_view(repo).substr(0, slash)) ||
+        !ok_part(std::string_view(repo).substr(slash + 1)))
+        throw_usage("--repo '" + repo + "': expected OWNER/NAME");
+}
+
 } // namespace
 
 std::string comment_author(ports::CodeHost& host) {
@@ -31,6 +49,7 @@ std::string comment_author(ports::CodeHost& host) {
 }
 
 CommentResult post_sticky_comment(ports::CodeHost& host, const CommentRequest& req) {
+    check_repo(req.repo);
     const std::string marker = report::marker_for_key(req.key);
     const std::string body = with_marker(req.body, marker);
     if (body.size() > report::k_comment_limit)

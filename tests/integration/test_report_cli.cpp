@@ -12,7 +12,7 @@ const std::string k_data = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/data/";
 }
 
 TEST_CASE("report renders each stage's result exactly like its golden file", "[report][golden]") {
-    for (const std::string name : {"investigate", "daily", "detect_none"}) {
+    for (const std::string name : {"investigate", "daily", "hourly", "detect_none"}) {
         INFO(name);
         const auto r = run_perfsweep(
             {"report", "--input", k_data + "results/" + name + ".json", "--key", "ci/nightly"});

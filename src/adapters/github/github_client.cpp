@@ -277,6 +277,7 @@ std::optional<std::string> GitHubClient::current_user() {
 
 std::vector<ports::HostComment> GitHubClient::list_comments(const std::string& repo,
                                                             long long number) {
+    check_repo_name(repo, "--repo");
     std::vector<ports::HostComment> out;
     const std::string what =
         "GET /repos/" + repo + "/issues/" + std::to_string(number) + "/comments";
@@ -294,6 +295,7 @@ std::vector<ports::HostComment> GitHubClient::list_comments(const std::string& r
 
 std::optional<ports::HostComment>
 GitHubClient::create_comment(const std::string& repo, long long number, const std::string& body) {
+    check_repo_name(repo, "--repo");
     auto r = request("POST",
                      m_opt.api_url + "/repos/" + repo + "/issues/" + std::to_string(number) +
                          "/comments",
@@ -306,6 +308,7 @@ GitHubClient::create_comment(const std::string& repo, long long number, const st
 
 ports::HostComment GitHubClient::update_comment(const std::string& repo, long long id,
                                                 const std::string& body) {
+    check_repo_name(repo, "--repo");
     // PATCH with the full body is idempotent: retried like a read.
     auto r = request("PATCH",
                      m_opt.api_url + "/repos/" + repo + "/issues/comments/" + std::to_string(id),
@@ -316,6 +319,7 @@ ports::HostComment GitHubClient::update_comment(const std::string& repo, long lo
 
 std::vector<ports::HostIssue> GitHubClient::list_open_issues(const std::string& repo,
                                                              const std::string& label) {
+    check_repo_name(repo, "--repo");
     std::string url = m_opt.api_url + "/repos/" + repo + "/issues?state=open&per_page=100";
     if (!label.empty()) {
         std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> c(curl_easy_init(), curl_easy_cleanup);
@@ -339,6 +343,7 @@ std::optional<ports::HostIssue> GitHubClient::create_issue(const std::string& re
                                                            const std::string& title,
                                                            const std::string& body,
                                                            const std::vector<std::string>& labels) {
+    check_repo_name(repo, "--repo");
     rapidjson::StringBuffer buf;
     rapidjson::Writer<rapidjson::StringBuffer> w(buf);
     w.StartObject();
