@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -67,6 +68,10 @@ public:
         if (m_fd < 0)
             throw_infra("history cache lock '" + path + "': cannot open");
         while (::flock(m_fd, LOCK_EX) != 0) {
+            if (errno != EINTR) {
+                ::close(m_fd);
+                throw_infra("history cache lock '" + path + "': flock failed");
+            }
         }
     }
     ~FileLock() {
