@@ -10,9 +10,14 @@
 #include "adapters/json/hourly_json.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "adapters/process/process_runner.hpp"
+#include "adapters/github/actions_env.hpp"
+#include "adapters/github/github_client.hpp"
+#include "adapters/history/git_branch_store.hpp"
+#include "adapters/json/report_input_json.hpp"
 #include "adapters/system/local_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -63,5 +68,52 @@ int main(int argc, char** argv) {
     a.hourly_json = adapters::hourly_to_json;
     a.daily_window = adapters::daily_window_from_json;
     adapters::install_interrupt_handlers();
+        if (adapters::is_git_history_spec(spec)) { // git:BRANCH, git+URL#BRANCH
+            auto env = [](const char* n) {
+                return std::string(std::getenv(n) ? std::getenv(n) : "");
+            };
+            const std::string start =
+                env("GITHUB_WORKSPACE").empty() ? "." : env("GITHUB_WORKSPACE");
+            adapters::GitStoreOptions opt;
+            opt.token = env("GITHUB_TOKEN");
+            opt.cache_dir = !env("PERFSWEEP_CACHE_DIR").empty() ? env("PERFSWEEP_CACHE_DIR")
+                            : !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") + "/perfsweep"
+                                                             : env("HOME") + "/.cache/perfsweep";
+            return std::make_unique<adapters::GitBranchStore>(
+                adapters::parse_git_history_spec(spec, start), opt);
+        }
+        throw_usage("history '" + spec + "': no history store is available yet");
+    };
+    auto getenv_str = [](const std::string& n) {
+        const char* v = std::getenv(n.c_str());
+        return std::string(v ? v : "");
+    };
+    adapters::ActionsEnv actions(getenv_str, stdout);
+    a.actions = &actions;
+    a.open_code_host = [&](const std::string& token_env) -> std::unique_ptr<ports::CodeHost> {
+        adapters::GitHubOptions opt;
+        opt.token = getenv_str(token_env);
+        if (opt.token.empty())
+            throw_usage("--token-env " + token_env +
+                        ": the environment variable is empty or not set");
+        actions.add_mask(opt.token); // ::add-mask:: once, inside Actions only
+        if (!getenv_str("GITHUB_API_URL").empty())
+            opt.api_url = getenv_str("GITHUB_API_URL");
+        auto num = [&](const char* n, double& out) {
+            const std::string v = getenv_str(n);
+            if (v.empty())
+                return;
+            auto d = util::parse_double(v);
+            if (!d || *d < 0)
+                throw_usage(std::string(n) + " '" + v + "': expected a number >= 0");
+            out = *d;
+        };
+        num("PERFSWEEP_GITHUB_TIMEOUT_S", opt.timeout_s);
+        num("PERFSWEEP_GITHUB_BACKOFF_S", opt.backoff_s);
+        num("PERFSWEEP_GITHUB_MAX_WAIT_S", opt.max_wait_s);
+        return std::make_unique<adapters::GitHubClient>(opt, clock);
+    };
+    a.parse_report_input = adapters::report_input_from_json;
+    a.report_input_to_json = adapters::report_input_to_json;
     return cli::run(argc, argv, a);
 }

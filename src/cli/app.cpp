@@ -22,6 +22,8 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_run(app, ctx);
     add_daily(app, ctx);
     add_hourly(app, ctx);
+    add_report(app, ctx);
+    add_comment(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -36,5 +36,9 @@ void add_daily(CLI::App& app, Context& ctx);
 
 /// Register `perfsweep hourly`.
 void add_hourly(CLI::App& app, Context& ctx);
+/// Register `perfsweep report`.
+void add_report(CLI::App& app, Context& ctx);
+/// Register `perfsweep comment`.
+void add_comment(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

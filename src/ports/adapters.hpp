@@ -8,6 +8,10 @@
 #include "core/hourly_result.hpp"
 #include "ports/clock.hpp"
 #include "ports/demo_world.hpp"
+#include "core/report_model.hpp"
+#include "ports/actions_runner.hpp"
+#include "ports/clock.hpp"
+#include "ports/code_host.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"
@@ -54,6 +58,17 @@ struct Adapters {
     /// Read the good→bad window of a daily JSON result (`hourly --from-result`); `where` names it.
     std::function<core::DailyWindow(const std::string& text, const std::string& where)>
         daily_window;
+    /// Parse a stage result JSON `text` read from `source` into the report model (usage error on
+    /// wrong types, naming `source` and the JSON path).
+    std::function<core::ReportInput(const std::string& text, const std::string& source)>
+        parse_report_input;
+    /// Encode the report model as JSON.
+    std::function<std::string(const core::ReportInput&)> report_input_to_json;
+    /// Open the code host (GitHub REST API at GITHUB_API_URL) with the token from environment
+    /// variable `token_env`. Throws a usage error when the token is missing.
+    std::function<std::unique_ptr<CodeHost>(const std::string& token_env)> open_code_host;
+    /// The GitHub Actions runner contract (no-ops outside Actions).
+    ActionsRunner* actions = nullptr;
 };
 
 } // namespace perfsweep::ports

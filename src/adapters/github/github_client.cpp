@@ -1,0 +1,369 @@
+#include "adapters/github/github_client.hpp"
+
+#include "util/error.hpp"
+#include "util/strings.hpp"
+
+#include <curl/curl.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace perfsweep::adapters {
+namespace {
+
+std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
+    static_cast<std::string*>(user)->append(data, size * n);
+    return size * n;
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
+    auto* headers = static_cast<std::map<std::string, std::string>*>(user);
+    const std::string line(data, size * n);
+    const auto colon = line.find(':');
+    if (colon != std::string::npos) {
+        std::string name = util::to_lower(util::trim(line.substr(0, colon)));
+        (*headers)[name] = std::string(util::trim(line.substr(colon + 1)));
+    } else if (line.rfind("HTTP/", 0) == 0) {
+        headers->clear(); // a new response (after 100-continue or a redirect)
+    }
+    return size * n;
+}
+
+std::string json_string(const std::string& key, const std::string& value) {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    w.Key(key.c_str());
+    w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
+    w.EndObject();
+    return buf.GetString();
+}
+
+std::string api_message(const std::string& body) {
+    rapidjson::Document d;
+    d.Parse(body.c_str());
+    if (!d.HasParseError() && d.IsObject() && d.HasMember("message") && d["message"].IsString())
+        return d["message"].GetString();
+    return body.substr(0, 200);
+}
+
+std::string str_field(const rapidjson::Value& v, const char* name) {
+    auto it = v.FindMember(name);
+    return it != v.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
+}
+
+long long int_field(const rapidjson::Value& v, const char* name) {
+    auto it = v.FindMember(name);
+    return it != v.MemberEnd() && it->value.IsInt64() ? it->value.GetInt64() : 0;
+}
+
+ports::HostComment to_comment(const rapidjson::Value& v) {
+    ports::HostComment c;
+    c.id = int_field(v, "id");
+    c.body = str_field(v, "body");
+    c.url = str_field(v, "html_url");
+    auto u = v.FindMember("user");
+    if (u != v.MemberEnd() && u->value.IsObject())
+        c.author = str_field(u->value, "login");
+    return c;
+}
+
+ports::HostIssue to_issue(const rapidjson::Value& v) {
+    ports::HostIssue i;
+    i.number = int_field(v, "number");
+    i.title = str_field(v, "title");
+    i.body = str_field(v, "body");
+    i.url = str_field(v, "html_url");
+    return i;
+}
+
+rapidjson::Document parse(const std::string& body, const std::string& what) {
+    rapidjson::Document d;
+    d.Parse(body.c_str());
+    if (d.HasParseError())
+        throw_infra("GitHub API " + what + ": reply is not JSON");
+    return d;
+}
+
+struct CurlGlobal {
+    CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
+    ~CurlGlobal() { curl_global_cleanup(); }
+};
+
+} // namespace
+
+std::string next_link(const std::string& link) {
+    // <https://api.github.com/...&page=2>; rel="next", <...>; rel="last"
+    for (const auto& part : util::split(link, ',')) {
+        const auto lt = part.find('<'), gt = part.find('>');
+        if (lt == std::string::npos || gt == std::string::npos || gt < lt)
+            continue;
+        if (part.find("rel=\"next\"", gt) != std::string::npos)
+            return part.substr(lt + 1, gt - lt - 1);
+    }
+    return "";
+}
+
+void check_repo_name(const std::string& repo, const std::string& flag) {
+    const auto parts = util::split(repo, '/');
+    auto ok_part = [](const std::string& s) {
+        return !s.empty() && s != "." && s != ".." && std::all_of(s.begin(), s.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        });
+    };
+    if (parts.size() != 2 || !ok_part(parts[0]) || !ok_part(parts[1]))
+        throw_usage(flag + " '" + repo + "': expected OWNER/NAME");
+}
+
+GitHubClient::GitHubClient(GitHubOptions options, ports::Clock& clock)
+    : m_opt(std::move(options)), m_clock(clock) {
+    static CurlGlobal global;
+    while (!m_opt.api_url.empty() && m_opt.api_url.back() == '/')
+        m_opt.api_url.pop_back();
+    if (m_opt.api_url.rfind("https://", 0) != 0 && m_opt.api_url.rfind("http://", 0) != 0)
+        throw_usage("GITHUB_API_URL '" + m_opt.api_url + "': expected an http(s) URL");
+    if (m_opt.token.empty())
+        throw_usage("GitHub token: empty");
+}
+
+GitHubClient::~GitHubClient() = default;
+
+HttpReply GitHubClient::perform(const std::string& method, const std::string& url,
+                                const std::string& body) {
+    HttpReply reply;
+    std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+    if (!curl)
+        throw_infra("libcurl: cannot create a handle");
+    CURL* c = curl.get();
+    struct curl_slist* h = nullptr;
+    const std::string auth = "Authorization: Bearer " + m_opt.token;
+    h = curl_slist_append(h, auth.c_str());
+    h = curl_slist_append(h, "Accept: application/vnd.github+json");
+    h = curl_slist_append(h, "X-GitHub-Api-Version: 2022-11-28");
+    if (!body.empty())
+        h = curl_slist_append(h, "Content-Type: application/json; charset=utf-8");
+    h = curl_slist_append(h, "Expect:");
+    std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(h, curl_slist_free_all);
+    char errbuf[CURL_ERROR_SIZE] = {0};
+    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
+    curl_easy_setopt(c, CURLOPT_USERAGENT, m_opt.user_agent.c_str());
+    curl_easy_setopt(c, CURLOPT_VERBOSE, 0L); // never: it would print the Authorization header
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(m_opt.timeout_s * 1000));
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(m_opt.connect_timeout_s * 1000));
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L); // the token must not follow redirects
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply.body);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &reply.headers);
+    if (!body.empty() || method == "POST" || method == "PATCH") {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+    }
+    const CURLcode rc = curl_easy_perform(c);
+    if (rc != CURLE_OK) {
+        reply.status = 0;
+        reply.transport_error = errbuf[0] ? errbuf : curl_easy_strerror(rc);
+        reply.transport_error = util::replace_all(reply.transport_error, m_opt.token, "***");
+        return reply;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
+    return reply;
+}
+
+std::optional<HttpReply> GitHubClient::request(const std::string& method, const std::string& url,
+                                               const std::string& body, bool idempotent,
+                                               bool return_403_404) {
+    // What the messages show: the method and the path (never the token, never the query).
+    std::string shown = url.substr(0, url.find('?'));
+    if (shown.rfind(m_opt.api_url, 0) == 0)
+        shown = shown.substr(m_opt.api_url.size());
+    const std::string what = method + " " + shown;
+    double backoff = m_opt.backoff_s;
+    for (int attempt = 1;; ++attempt) {
+        HttpReply r = perform(method, url, body);
+        const bool last = attempt >= m_opt.max_attempts;
+        if (r.status == 0 || r.status >= 500) {
+            if (!idempotent)
+                return std::nullopt; // it may have happened: the caller re-checks
+            if (last)
+                throw_infra("GitHub API " + what + ": " +
+                            (r.status ? std::to_string(r.status) + " " + api_message(r.body)
+                                      : r.transport_error) +
+                            " (after " + std::to_string(attempt) + " attempts)");
+            m_clock.sleep(backoff);
+            backoff *= 2;
+            continue;
+        }
+        const bool limited =
+            r.status == 429 || (r.status == 403 && (r.headers.count("retry-after") ||
+                                                    (r.headers.count("x-ratelimit-remaining") &&
+                                                     r.headers["x-ratelimit-remaining"] == "0")));
+        if (limited) {
+            double wait = backoff * 60;
+            if (auto ra = r.headers.find("retry-after"); ra != r.headers.end()) {
+                if (auto v = util::parse_double(ra->second))
+                    wait = *v;
+            } else if (auto reset = r.headers.find("x-ratelimit-reset"); reset != r.headers.end()) {
+                if (auto v = util::parse_double(reset->second))
+                    wait = std::max(0.0, *v - m_clock.now()) + 1;
+            }
+            if (wait > m_opt.max_wait_s)
+                throw_infra("GitHub API " + what + ": rate limited (" + std::to_string(r.status) +
+                            " " + api_message(r.body) + "); the wait of " +
+                            std::to_string(std::lround(wait)) + " s exceeds the cap of " +
+                            std::to_string(std::lround(m_opt.max_wait_s)) + " s");
+            if (last)
+                throw_infra("GitHub API " + what + ": still rate limited after " +
+                            std::to_string(attempt) + " attempts");
+            m_clock.sleep(wait);
+            backoff *= 2;
+            continue;
+        }
+        if (return_403_404 && (r.status == 403 || r.status == 404))
+            return r;
+        if (r.status >= 400) {
+            std::string hint;
+            if (r.status == 401)
+                hint = " (check the token)";
+            if (r.status == 403 || r.status == 404)
+                hint = " (check the repository name and the token's permissions: "
+                       "issues/pull-requests write)";
+            throw_infra("GitHub API " + what + ": " + std::to_string(r.status) + " " +
+                        api_message(r.body) + hint);
+        }
+        return r;
+    }
+}
+
+std::vector<std::string> GitHubClient::get_all_pages(const std::string& first) {
+    std::vector<std::string> pages;
+    std::string url = first;
+    for (int n = 0; !url.empty(); ++n) {
+        if (n > 1000)
+            throw_infra("GitHub API: more than 1000 pages at " + first.substr(0, first.find('?')));
+        if (url.rfind(m_opt.api_url + "/", 0) != 0)
+            throw_infra("GitHub API: a Link header points outside " + m_opt.api_url +
+                        "; not following it");
+        auto r = request("GET", url, "", true);
+        pages.push_back(r->body);
+        url = r->headers.count("link") ? next_link(r->headers["link"]) : "";
+    }
+    return pages;
+}
+
+std::optional<std::string> GitHubClient::current_user() {
+    const std::string url = m_opt.api_url + "/user";
+    // An installation token (an Actions GITHUB_TOKEN) may not read /user (403, not a rate
+    // limit): the author is then github-actions[bot], which the caller handles.
+    const HttpReply r = *request("GET", url, "", true, true);
+    if (r.status == 403 || r.status == 404)
+        return std::nullopt;
+    auto d = parse(r.body, "GET /user");
+    if (!d.IsObject())
+        return std::nullopt;
+    const std::string login = str_field(d, "login");
+    return login.empty() ? std::nullopt : std::optional<std::string>(login);
+}
+
+std::vector<ports::HostComment> GitHubClient::list_comments(const std::string& repo,
+                                                            long long number) {
+    check_repo_name(repo, "--repo");
+    std::vector<ports::HostComment> out;
+    const std::string what =
+        "GET /repos/" + repo + "/issues/" + std::to_string(number) + "/comments";
+    for (const auto& page : get_all_pages(m_opt.api_url + "/repos/" + repo + "/issues/" +
+                                          std::to_string(number) + "/comments?per_page=100")) {
+        auto d = parse(page, what);
+        if (!d.IsArray())
+            throw_infra("GitHub API " + what + ": expected a JSON array");
+        for (const auto& v : d.GetArray())
+            if (v.IsObject())
+                out.push_back(to_comment(v));
+    }
+    return out;
+}
+
+std::optional<ports::HostComment>
+GitHubClient::create_comment(const std::string& repo, long long number, const std::string& body) {
+    check_repo_name(repo, "--repo");
+    auto r = request("POST",
+                     m_opt.api_url + "/repos/" + repo + "/issues/" + std::to_string(number) +
+                         "/comments",
+                     json_string("body", body), false);
+    if (!r)
+        return std::nullopt;
+    auto d = parse(r->body, "POST comment");
+    return to_comment(d);
+}
+
+ports::HostComment GitHubClient::update_comment(const std::string& repo, long long id,
+                                                const std::string& body) {
+    check_repo_name(repo, "--repo");
+    // PATCH with the full body is idempotent: retried like a read.
+    auto r = request("PATCH",
+                     m_opt.api_url + "/repos/" + repo + "/issues/comments/" + std::to_string(id),
+                     json_string("body", body), true);
+    auto d = parse(r->body, "PATCH comment");
+    return to_comment(d);
+}
+
+std::vector<ports::HostIssue> GitHubClient::list_open_issues(const std::string& repo,
+                                                             const std::string& label) {
+    check_repo_name(repo, "--repo");
+    std::string url = m_opt.api_url + "/repos/" + repo + "/issues?state=open&per_page=100";
+    if (!label.empty()) {
+        std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> c(curl_easy_init(), curl_easy_cleanup);
+        char* esc = curl_easy_escape(c.get(), label.c_str(), static_cast<int>(label.size()));
+        url += std::string("&labels=") + esc;
+        curl_free(esc);
+    }
+    std::vector<ports::HostIssue> out;
+    for (const auto& page : get_all_pages(url)) {
+        auto d = parse(page, "GET /repos/" + repo + "/issues");
+        if (!d.IsArray())
+            throw_infra("GitHub API GET /repos/" + repo + "/issues: expected a JSON array");
+        for (const auto& v : d.GetArray())
+            if (v.IsObject() && !v.HasMember("pull_request"))
+                out.push_back(to_issue(v));
+    }
+    return out;
+}
+
+std::optional<ports::HostIssue> GitHubClient::create_issue(const std::string& repo,
+                                                           const std::string& title,
+                                                           const std::string& body,
+                                                           const std::vector<std::string>& labels) {
+    check_repo_name(repo, "--repo");
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    w.Key("title");
+    w.String(title.c_str(), static_cast<rapidjson::SizeType>(title.size()));
+    w.Key("body");
+    w.String(body.c_str(), static_cast<rapidjson::SizeType>(body.size()));
+    if (!labels.empty()) {
+        w.Key("labels");
+        w.StartArray();
+        for (const auto& l : labels)
+            w.String(l.c_str(), static_cast<rapidjson::SizeType>(l.size()));
+        w.EndArray();
+    }
+    w.EndObject();
+    auto r = request("POST", m_opt.api_url + "/repos/" + repo + "/issues", buf.GetString(), false);
+    if (!r)
+        return std::nullopt;
+    auto d = parse(r->body, "POST issue");
+    return to_issue(d);
+}
+
+} // namespace perfsweep::adapters

@@ -1,0 +1,431 @@
+#include "adapters/history/git_branch_store.hpp"
+
+#include "adapters/json/measurement_json.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+
+#include <git2.h>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <thread>
+
+namespace perfsweep::adapters {
+namespace {
+
+template <class T, void (*F)(T*)> struct Free {
+    void operator()(T* p) const {
+        if (p)
+            F(p);
+    }
+};
+using RepoPtr = std::unique_ptr<git_repository, Free<git_repository, git_repository_free>>;
+using RefPtr = std::unique_ptr<git_reference, Free<git_reference, git_reference_free>>;
+using CommitPtr = std::unique_ptr<git_commit, Free<git_commit, git_commit_free>>;
+using TreePtr = std::unique_ptr<git_tree, Free<git_tree, git_tree_free>>;
+using BlobPtr = std::unique_ptr<git_blob, Free<git_blob, git_blob_free>>;
+using TbPtr = std::unique_ptr<git_treebuilder, Free<git_treebuilder, git_treebuilder_free>>;
+using SigPtr = std::unique_ptr<git_signature, Free<git_signature, git_signature_free>>;
+using RemotePtr = std::unique_ptr<git_remote, Free<git_remote, git_remote_free>>;
+using TreeEntryPtr = std::unique_ptr<git_tree_entry, Free<git_tree_entry, git_tree_entry_free>>;
+
+std::string strip_userinfo(const std::string& url) {
+    const auto scheme = url.find("://");
+    if (scheme == std::string::npos)
+        return url;
+    const auto at = url.find('@', scheme + 3);
+    const auto slash = url.find('/', scheme + 3);
+    if (at == std::string::npos || (slash != std::string::npos && at > slash))
+        return url;
+    return url.substr(0, scheme + 3) + url.substr(at + 1);
+}
+
+std::string fnv_hex(const std::string& s) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+/// Holds an exclusive flock on a file for its lifetime.
+class FileLock {
+public:
+    explicit FileLock(const std::string& path) {
+        m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (m_fd < 0)
+            throw_infra("history cache lock '" + path + "': cannot open");
+        while (::flock(m_fd, LOCK_EX) != 0) {
+            if (errno != EINTR) {
+                ::close(m_fd);
+                throw_infra("history cache lock '" + path + "': flock failed");
+            }
+        }
+    }
+    ~FileLock() {
+        if (m_fd >= 0)
+            ::close(m_fd); // closing releases the lock
+    }
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+
+private:
+    int m_fd = -1;
+};
+
+/// Shared payload of the libgit2 remote callbacks.
+struct CallbackState {
+    const std::string* token = nullptr;
+    int tries = 0;
+    bool rejected = false;
+};
+
+int credentials_cb(git_credential** out, const char*, const char*, unsigned int allowed,
+                   void* payload) {
+    auto* st = static_cast<CallbackState*>(payload);
+    if (!st || !st->token || st->token->empty() || st->tries++ > 0 ||
+        !(allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
+        return GIT_PASSTHROUGH;
+    return git_credential_userpass_plaintext_new(out, "x-access-token", st->token->c_str());
+}
+
+int push_update_cb(const char*, const char* status, void* payload) {
+    if (status)
+        static_cast<CallbackState*>(payload)->rejected = true;
+    return 0;
+}
+
+} // namespace
+
+bool is_git_history_spec(const std::string& spec) {
+    return spec.rfind("git:", 0) == 0 || spec.rfind("git+", 0) == 0;
+}
+
+GitHistorySpec parse_git_history_spec(const std::string& spec, const std::string& start_dir) {
+    GitHistorySpec s;
+    auto valid_branch = [&](const std::string& b) {
+        int valid = 0;
+        git_libgit2_init();
+        const int rc = git_reference_name_is_valid(&valid, ("refs/heads/" + b).c_str());
+        git_libgit2_shutdown();
+        if (b.empty() || rc < 0 || !valid)
+            throw_usage("--history '" + strip_userinfo(spec) + "': '" + b +
+                        "' is not a valid branch name");
+    };
+    if (spec.rfind("git:", 0) == 0) {
+        s.branch = spec.substr(4);
+        s.repo_path = start_dir;
+        valid_branch(s.branch);
+        return s;
+    }
+    if (spec.rfind("git+", 0) == 0) {
+        const auto hash = spec.rfind('#');
+        if (hash == std::string::npos)
+            throw_usage(
+                "--history '" + strip_userinfo(spec) +
+                "': expected git+URL#BRANCH (e.g. git+https://github.com/o/r.git#perfsweep-data)");
+        s.remote_url = spec.substr(4, hash - 4);
+        s.branch = spec.substr(hash + 1);
+        valid_branch(s.branch);
+        if (s.remote_url.rfind("file://", 0) == 0) {
+            s.repo_path = s.remote_url.substr(7);
+        } else if (s.remote_url.rfind("https://", 0) != 0 &&
+                   s.remote_url.rfind("http://", 0) != 0) {
+            throw_usage("--history '" + strip_userinfo(spec) +
+                        "': expected a git+https://, git+http:// or git+file:// URL");
+        }
+        return s;
+    }
+    throw_usage("--history '" + spec + "': expected git:BRANCH or git+URL#BRANCH");
+}
+
+struct GitBranchStore::Impl {
+    GitHistorySpec spec;
+    GitStoreOptions opt;
+    RepoPtr repo;
+    bool network = false;   ///< fetch and push through a remote
+    std::string remote_url; ///< for network mode
+    std::string lock_path;  ///< serialises processes sharing one cache
+    std::string tip_ref;    ///< ref holding the tip we read and build on
+
+    std::string where() const {
+        return spec.remote_url.empty()
+                   ? "git:" + spec.branch
+                   : "git+" + strip_userinfo(spec.remote_url) + "#" + spec.branch;
+    }
+    [[noreturn]] void fail(const std::string& what) const {
+        const git_error* e = git_error_last();
+        std::string msg = e && e->message ? e->message : "unknown libgit2 error";
+        if (!opt.token.empty())
+            msg = util::replace_all(msg, opt.token, "***");
+        throw_infra("history '" + where() + "': " + what + ": " + msg);
+    }
+    void check(int rc, const std::string& what) const {
+        if (rc < 0)
+            fail(what);
+    }
+
+    std::optional<git_oid> tip() const {
+        git_oid oid;
+        if (git_reference_name_to_id(&oid, repo.get(), tip_ref.c_str()) == 0)
+            return oid;
+        return std::nullopt;
+    }
+
+    std::string read_file_at(const std::optional<git_oid>& at) const {
+        if (!at)
+            return "";
+        git_commit* c = nullptr;
+        check(git_commit_lookup(&c, repo.get(), &*at), "reading the branch tip");
+        CommitPtr commit(c);
+        git_tree* t = nullptr;
+        check(git_commit_tree(&t, commit.get()), "reading the tip's tree");
+        TreePtr tree(t);
+        git_tree_entry* e = nullptr;
+        if (git_tree_entry_bypath(&e, tree.get(), spec.file.c_str()) != 0)
+            return "";
+        TreeEntryPtr entry(e);
+        git_blob* b = nullptr;
+        check(git_blob_lookup(&b, repo.get(), git_tree_entry_id(entry.get())),
+              "reading " + spec.file);
+        BlobPtr blob(b);
+        return std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())),
+                           static_cast<std::size_t>(git_blob_rawsize(blob.get())));
+    }
+
+    /// Create a commit on `parent` whose file is `content`; no index, no worktree.
+    git_oid make_commit(const std::optional<git_oid>& parent, const std::string& content,
+                        std::size_t n) const {
+        git_oid blob_id;
+        check(git_blob_create_from_buffer(&blob_id, repo.get(), content.data(), content.size()),
+              "writing the history blob");
+        CommitPtr parent_commit;
+        TreePtr parent_tree;
+        if (parent) {
+            git_commit* c = nullptr;
+            check(git_commit_lookup(&c, repo.get(), &*parent), "reading the branch tip");
+            parent_commit.reset(c);
+            git_tree* t = nullptr;
+            check(git_commit_tree(&t, c), "reading the tip's tree");
+            parent_tree.reset(t);
+        }
+        git_treebuilder* tb = nullptr;
+        check(git_treebuilder_new(&tb, repo.get(), parent_tree.get()), "building the tree");
+        TbPtr builder(tb);
+        check(git_treebuilder_insert(nullptr, tb, spec.file.c_str(), &blob_id, GIT_FILEMODE_BLOB),
+              "building the tree");
+        git_oid tree_id;
+        check(git_treebuilder_write(&tree_id, tb), "writing the tree");
+        git_tree* t = nullptr;
+        check(git_tree_lookup(&t, repo.get(), &tree_id), "reading the new tree");
+        TreePtr tree(t);
+        git_signature* s = nullptr;
+        check(git_signature_now(&s, "perfsweep", "perfsweep@users.noreply.github.com"),
+              "signature");
+        SigPtr sig(s);
+        const git_commit* parents[1] = {parent_commit.get()};
+        git_oid commit_id;
+        const std::string msg =
+            "perfsweep: append " + std::to_string(n) + " record" + (n == 1 ? "" : "s") + "\n";
+        check(git_commit_create(&commit_id, repo.get(), nullptr, sig.get(), sig.get(), nullptr,
+                                msg.c_str(), tree.get(), parent ? 1 : 0, parents),
+              "creating the commit");
+        return commit_id;
+    }
+
+    /// Compare-and-swap `ref` from `old` (or absent) to `now`; false when someone else moved it.
+    bool cas(const std::string& ref, const std::optional<git_oid>& old, const git_oid& now) const {
+        git_reference* r = nullptr;
+        int rc =
+            old ? git_reference_create_matching(&r, repo.get(), ref.c_str(), &now, 1, &*old,
+                                                "perfsweep: append")
+                : git_reference_create(&r, repo.get(), ref.c_str(), &now, 0, "perfsweep: append");
+        RefPtr keep(r);
+        if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED)
+            return false;
+        check(rc, "updating " + ref);
+        return true;
+    }
+
+    git_remote_callbacks callbacks(CallbackState& st) const {
+        git_remote_callbacks cb;
+        git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
+        cb.credentials = credentials_cb;
+        cb.push_update_reference = push_update_cb;
+        cb.payload = &st;
+        return cb;
+    }
+
+    RemotePtr remote() const {
+        git_remote* r = nullptr;
+        check(git_remote_create_anonymous(&r, repo.get(), remote_url.c_str()),
+              "opening the remote");
+        return RemotePtr(r);
+    }
+
+    void fetch() const {
+        RemotePtr r = remote();
+        CallbackState cred{&opt.token};
+        git_fetch_options fo;
+        git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
+        fo.callbacks = callbacks(cred);
+        fo.prune = GIT_FETCH_NO_PRUNE;
+        fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+        const std::string refspec = "+refs/heads/" + spec.branch + ":" + tip_ref;
+        char* specs[] = {const_cast<char*>(refspec.c_str())};
+        git_strarray arr{specs, 1};
+        check(git_remote_fetch(r.get(), &arr, &fo, nullptr), "fetching " + spec.branch);
+    }
+
+    /// Push `commit` to the branch; false when rejected because the branch moved.
+    bool push(const git_oid& commit) const {
+        const std::string out_ref = "refs/perfsweep/out/" + spec.branch;
+        git_reference* r = nullptr;
+        check(git_reference_create(&r, repo.get(), out_ref.c_str(), &commit, 1, nullptr),
+              "staging the push");
+        RefPtr keep(r);
+        RemotePtr rem = remote();
+        CallbackState st{&opt.token};
+        git_push_options po;
+        git_push_options_init(&po, GIT_PUSH_OPTIONS_VERSION);
+        po.callbacks = callbacks(st);
+        const std::string refspec = out_ref + ":refs/heads/" + spec.branch;
+        char* specs[] = {const_cast<char*>(refspec.c_str())};
+        git_strarray arr{specs, 1};
+        const int rc = git_remote_push(rem.get(), &arr, &po);
+        if (rc == GIT_ENONFASTFORWARD)
+            return false;
+        if (rc < 0) {
+            const git_error* e = git_error_last();
+            const std::string m = e && e->message ? e->message : "";
+            if (m.find("non-fast") != std::string::npos ||
+                m.find("fetch first") != std::string::npos ||
+                m.find("rejected") != std::string::npos)
+                return false;
+            fail("pushing " + spec.branch);
+        }
+        return !st.rejected;
+    }
+};
+
+GitBranchStore::GitBranchStore(GitHistorySpec spec, GitStoreOptions options)
+    : m_impl(std::make_unique<Impl>()) {
+    git_libgit2_init();
+    auto& im = *m_impl;
+    im.spec = std::move(spec);
+    im.opt = std::move(options);
+    git_repository* r = nullptr;
+    if (!im.spec.remote_url.empty() && im.spec.repo_path.empty()) {
+        // Network remote: a private bare cache repository.
+        im.network = true;
+        im.remote_url = im.spec.remote_url;
+        if (im.opt.cache_dir.empty())
+            throw_usage("history '" + im.where() + "': no cache directory");
+        const std::string dir =
+            im.opt.cache_dir + "/git-history/" + fnv_hex(strip_userinfo(im.remote_url)) + ".git";
+        std::error_code ec;
+        std::filesystem::create_directories(im.opt.cache_dir + "/git-history", ec);
+        im.lock_path = dir + ".lock";
+        FileLock lock(im.lock_path);
+        if (git_repository_open_bare(&r, dir.c_str()) != 0)
+            im.check(git_repository_init(&r, dir.c_str(), 1), "creating the cache " + dir);
+        im.tip_ref = "refs/perfsweep/remote/" + im.spec.branch;
+    } else if (!im.spec.remote_url.empty()) {
+        // git+file:// — write straight into that repository with a compare-and-swap ref update
+        // (libgit2's local push transport force-updates refs, which could drop a concurrent
+        // append).
+        im.check(git_repository_open_bare(&r, im.spec.repo_path.c_str()),
+                 "opening the bare repository " + im.spec.repo_path);
+        im.tip_ref = "refs/heads/" + im.spec.branch;
+    } else {
+        im.check(git_repository_open_ext(&r, im.spec.repo_path.c_str(), 0, nullptr),
+                 "finding a git repository from " + im.spec.repo_path);
+        im.tip_ref = "refs/heads/" + im.spec.branch;
+    }
+    im.repo.reset(r);
+}
+
+GitBranchStore::~GitBranchStore() {
+    m_impl->repo.reset();
+    git_libgit2_shutdown();
+}
+
+std::string GitBranchStore::describe() const {
+    return m_impl->where();
+}
+
+ports::HistoryLoad GitBranchStore::load() {
+    auto& im = *m_impl;
+    std::unique_ptr<FileLock> lock;
+    if (im.network) {
+        lock = std::make_unique<FileLock>(im.lock_path);
+        im.fetch();
+    }
+    const std::string text = im.read_file_at(im.tip());
+    ports::HistoryLoad out;
+    std::size_t line_no = 0;
+    for (const auto& line : util::split(text, '\n')) {
+        ++line_no;
+        if (util::trim(line).empty())
+            continue;
+        const std::string where = im.where() + ":" + im.spec.file + ":" + std::to_string(line_no);
+        try {
+            out.records.push_back(measurement_from_json(line, where));
+        } catch (const Error& e) {
+            out.warnings.push_back(e.what());
+        }
+    }
+    return out;
+}
+
+void GitBranchStore::append(const std::vector<core::Measurement>& records) {
+    if (records.empty())
+        return;
+    auto& im = *m_impl;
+    std::string lines;
+    for (const auto& m : records)
+        lines += measurement_to_json(m) + "\n";
+    std::mt19937 rng(std::random_device{}());
+    std::unique_ptr<FileLock> lock;
+    if (im.network)
+        lock = std::make_unique<FileLock>(im.lock_path);
+    for (int attempt = 1; attempt <= im.opt.max_attempts; ++attempt) {
+        if (im.network)
+            im.fetch();
+        const auto parent = im.tip();
+        std::string content = im.read_file_at(parent);
+        if (!content.empty() && content.back() != '\n')
+            content += '\n';
+        content += lines;
+        const git_oid commit = im.make_commit(parent, content, records.size());
+        const bool ok = im.network ? im.push(commit) : im.cas(im.tip_ref, parent, commit);
+        if (ok) {
+            if (im.network) {
+                git_reference* r = nullptr;
+                git_reference_create(&r, im.repo.get(), im.tip_ref.c_str(), &commit, 1, nullptr);
+                git_reference_free(r);
+            }
+            return;
+        }
+        // Another writer got there first: back off with jitter, then re-apply on the new tip.
+        std::uniform_int_distribution<int> ms(1, 10 * std::min(attempt, 10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
+    }
+    throw_infra("history '" + im.where() + "': gave up after " +
+                std::to_string(im.opt.max_attempts) +
+                " attempts: other writers kept moving the branch; nothing was written");
+}
+
+} // namespace perfsweep::adapters

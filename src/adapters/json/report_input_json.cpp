@@ -1,0 +1,486 @@
+#include "adapters/json/report_input_json.hpp"
+
+#include "util/error.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <string>
+
+namespace perfsweep::adapters {
+namespace {
+
+using Value = rapidjson::Value;
+
+/// Reads fields with type checks; every error names the file and the JSON path.
+class Reader {
+public:
+    explicit Reader(std::string source) : m_source(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string& path, const std::string& expected) const {
+        throw_usage(m_source + ": at " + path + ": expected " + expected);
+    }
+    const Value* member(const Value& obj, const char* name) const {
+        auto it = obj.FindMember(name);
+        if (it == obj.MemberEnd() || it->value.IsNull())
+            return nullptr;
+        return &it->value;
+    }
+    void str(const Value& obj, const std::string& path, const char* name, std::string& out) const {
+        if (const Value* v = member(obj, name)) {
+            if (!v->IsString())
+                fail(path + "." + name, "a string");
+            out.assign(v->GetString(), v->GetStringLength());
+        }
+    }
+    bool num(const Value& obj, const std::string& path, const char* name, double& out) const {
+        if (const Value* v = member(obj, name)) {
+            if (!v->IsNumber())
+                fail(path + "." + name, "a number");
+            out = v->GetDouble();
+            return true;
+        }
+        return false;
+    }
+    void boolean(const Value& obj, const std::string& path, const char* name, bool& out) const {
+        if (const Value* v = member(obj, name)) {
+            if (!v->IsBool())
+                fail(path + "." + name, "true or false");
+            out = v->GetBool();
+        }
+    }
+    const Value* array(const Value& obj, const std::string& path, const char* name) const {
+        const Value* v = member(obj, name);
+        if (v && !v->IsArray())
+            fail(path + "." + name, "an array");
+        return v;
+    }
+    const Value* object(const Value& obj, const std::string& path, const char* name) const {
+        const Value* v = member(obj, name);
+        if (v && !v->IsObject())
+            fail(path + "." + name, "an object");
+        return v;
+    }
+    void values(const Value& obj, const std::string& path, std::vector<double>& out) const {
+        if (const Value* a = array(obj, path, "values")) {
+            for (rapidjson::SizeType i = 0; i < a->Size(); ++i) {
+                if (!(*a)[i].IsNumber())
+                    fail(path + ".values[" + std::to_string(i) + "]", "a number");
+                out.push_back((*a)[i].GetDouble());
+            }
+        }
+    }
+    void string_map(const Value& obj, const std::string& path, const char* name,
+                    std::map<std::string, std::string>& out) const {
+        if (const Value* o = object(obj, path, name)) {
+            for (auto it = o->MemberBegin(); it != o->MemberEnd(); ++it) {
+                std::string key(it->name.GetString(), it->name.GetStringLength());
+                if (it->value.IsString())
+                    out[key].assign(it->value.GetString(), it->value.GetStringLength());
+                else if (it->value.IsNumber() || it->value.IsBool())
+                    out[key] = it->value.IsBool()    ? (it->value.GetBool() ? "true" : "false")
+                               : it->value.IsInt64() ? std::to_string(it->value.GetInt64())
+                                                     : std::to_string(it->value.GetDouble());
+                else if (!it->value.IsNull())
+                    fail(path + "." + name + "." + key, "a string");
+            }
+        }
+    }
+    const Value& element_object(const Value& a, rapidjson::SizeType i,
+                                const std::string& path) const {
+        if (!a[i].IsObject())
+            fail(path + "[" + std::to_string(i) + "]", "an object");
+        return a[i];
+    }
+
+    core::ReportPoint point(const Value& v, const std::string& path) const {
+        core::ReportPoint p;
+        str(v, path, "label", p.label);
+        if (p.label.empty())
+            str(v, path, "date", p.label);
+        if (p.label.empty())
+            str(v, path, "time", p.label);
+        str(v, path, "status", p.status);
+        values(v, path, p.values);
+        double single = 0;
+        if (p.values.empty() && num(v, path, "value", single))
+            p.values.push_back(single);
+        str(v, path, "log", p.log);
+        str(v, path, "reason", p.reason);
+        return p;
+    }
+    core::ReportShift shift(const Value& v, const std::string& path) const {
+        core::ReportShift s;
+        str(v, path, "last_before", s.last_before);
+        str(v, path, "first_after", s.first_after);
+        num(v, path, "old", s.old_value);
+        num(v, path, "new", s.new_value);
+        num(v, path, "relative_change", s.relative_change);
+        str(v, path, "kind", s.kind);
+        return s;
+    }
+    core::ReportState state(const Value& v, const std::string& path) const {
+        core::ReportState s;
+        str(v, path, "time", s.time);
+        string_map(v, path, "commits", s.commits);
+        boolean(v, path, "changed", s.changed);
+        str(v, path, "status", s.status);
+        values(v, path, s.values);
+        str(v, path, "log", s.log);
+        str(v, path, "reason", s.reason);
+        return s;
+    }
+    template <class T, class F>
+    void list(const Value& obj, const std::string& path, const char* name, std::vector<T>& out,
+              F&& each) const {
+        if (const Value* a = array(obj, path, name)) {
+            const std::string p = path + "." + name;
+            for (rapidjson::SizeType i = 0; i < a->Size(); ++i)
+                out.push_back(each(element_object(*a, i, p), p + "[" + std::to_string(i) + "]"));
+        }
+    }
+
+    void common(const Value& v, const std::string& path, core::ReportInput& in) const {
+        std::string s;
+        str(v, path, "benchmark", s);
+        if (!s.empty())
+            in.benchmark = s;
+        s.clear();
+        str(v, path, "metric", s);
+        if (!s.empty())
+            in.metric = s;
+        s.clear();
+        str(v, path, "unit", s);
+        if (!s.empty())
+            in.unit = s;
+        s.clear();
+        str(v, path, "direction", s);
+        if (!s.empty()) {
+            auto d = core::parse_direction(s);
+            if (!d)
+                fail(path + ".direction", "\"higher\" or \"lower\"");
+            in.direction = *d;
+        }
+        s.clear();
+        str(v, path, "verdict", s);
+        if (!s.empty() && in.verdict.empty())
+            in.verdict = s;
+        string_map(v, path, "repos", in.repo_urls);
+        string_map(v, path, "runner", in.runner);
+        double d = 0;
+        if (num(v, path, "runs", d))
+            in.budget.runs = in.budget.runs.value_or(0) + (long long)d;
+        if (num(v, path, "builds", d))
+            in.budget.builds = in.budget.builds.value_or(0) + (long long)d;
+        if (num(v, path, "elapsed_s", d))
+            in.budget.seconds = in.budget.seconds.value_or(0) + d;
+        if (const Value* a = array(v, path, "reproduce")) {
+            for (rapidjson::SizeType i = 0; i < a->Size(); ++i) {
+                if (!(*a)[i].IsString())
+                    fail(path + ".reproduce[" + std::to_string(i) + "]", "a string");
+                in.reproduce.emplace_back((*a)[i].GetString(), (*a)[i].GetStringLength());
+            }
+        }
+    }
+
+    void detect(const Value& v, const std::string& path, core::ReportInput& in) const {
+        common(v, path, in);
+        auto sh = [this](const Value& e, const std::string& p) { return shift(e, p); };
+        auto pt = [this](const Value& e, const std::string& p) { return point(e, p); };
+        list(v, path, "change_points", in.change_points, sh);
+        list(v, path, "points", in.series, pt);
+        std::vector<core::ReportPoint> failed;
+        list(v, path, "failed", failed, pt);
+        for (auto& f : failed) {
+            if (f.status == "ok")
+                f.status = "failed";
+            in.skipped.push_back(std::move(f));
+        }
+    }
+    void daily(const Value& v, const std::string& path, core::ReportInput& in) const {
+        common(v, path, in);
+        auto sh = [this](const Value& e, const std::string& p) { return shift(e, p); };
+        auto pt = [this](const Value& e, const std::string& p) { return point(e, p); };
+        list(v, path, "points", in.daily_points, pt);
+        list(v, path, "boundaries", in.boundaries, sh);
+        for (const auto& p : in.daily_points)
+            if (p.status != "ok")
+                in.skipped.push_back(p);
+    }
+    void hourly(const Value& v, const std::string& path, core::ReportInput& in) const {
+        common(v, path, in);
+        auto st = [this](const Value& e, const std::string& p) { return state(e, p); };
+        list(v, path, "states", in.hourly_states, st);
+        for (const auto& s : in.hourly_states)
+            if (s.status != "ok")
+                in.skipped.push_back({s.time, s.status, s.values, s.log, s.reason});
+        if (const Value* w = object(v, path, "window")) {
+            const std::string wp = path + ".window";
+            core::ReportWindow win;
+            if (const Value* g = object(*w, wp, "last_good"))
+                win.last_good = state(*g, wp + ".last_good");
+            if (const Value* b = object(*w, wp, "first_bad"))
+                win.first_bad = state(*b, wp + ".first_bad");
+            in.window = win;
+        }
+        if (const Value* c = object(v, path, "candidates")) {
+            for (auto it = c->MemberBegin(); it != c->MemberEnd(); ++it) {
+                std::string repo(it->name.GetString(), it->name.GetStringLength());
+                const std::string cp = path + ".candidates." + repo;
+                if (!it->value.IsArray())
+                    fail(cp, "an array");
+                auto& out = in.candidates[repo];
+                for (rapidjson::SizeType i = 0; i < it->value.Size(); ++i) {
+                    const std::string ep = cp + "[" + std::to_string(i) + "]";
+                    const Value& e = element_object(it->value, i, cp);
+                    core::ReportCommit rc;
+                    str(e, ep, "sha", rc.sha);
+                    str(e, ep, "time", rc.time);
+                    str(e, ep, "author", rc.author);
+                    str(e, ep, "subject", rc.subject);
+                    str(e, ep, "url", rc.url);
+                    out.push_back(std::move(rc));
+                }
+            }
+        }
+        if (const Value* c = object(v, path, "culprit")) {
+            core::ReportCulprit cu;
+            str(*c, path + ".culprit", "repo", cu.repo);
+            str(*c, path + ".culprit", "sha", cu.sha);
+            str(*c, path + ".culprit", "subject", cu.subject);
+            str(*c, path + ".culprit", "author", cu.author);
+            str(*c, path + ".culprit", "url", cu.url);
+            if (!cu.sha.empty())
+                in.culprit = cu;
+        }
+    }
+
+private:
+    std::string m_source;
+};
+
+template <class W>
+void write_str_map(W& w, const char* name, const std::map<std::string, std::string>& m) {
+    w.Key(name);
+    w.StartObject();
+    for (const auto& [k, v] : m) {
+        w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
+        w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+    }
+    w.EndObject();
+}
+template <class W> void write_kv(W& w, const char* name, const std::string& v) {
+    w.Key(name);
+    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+}
+template <class W> void write_values(W& w, const std::vector<double>& v) {
+    w.Key("values");
+    w.StartArray();
+    for (double x : v)
+        w.Double(x);
+    w.EndArray();
+}
+template <class W> void write_point(W& w, const core::ReportPoint& p) {
+    w.StartObject();
+    write_kv(w, "label", p.label);
+    write_kv(w, "status", p.status);
+    write_values(w, p.values);
+    write_kv(w, "log", p.log);
+    write_kv(w, "reason", p.reason);
+    w.EndObject();
+}
+template <class W> void write_shift(W& w, const core::ReportShift& s) {
+    w.StartObject();
+    write_kv(w, "last_before", s.last_before);
+    write_kv(w, "first_after", s.first_after);
+    w.Key("old");
+    w.Double(s.old_value);
+    w.Key("new");
+    w.Double(s.new_value);
+    w.Key("relative_change");
+    w.Double(s.relative_change);
+    write_kv(w, "kind", s.kind);
+    w.EndObject();
+}
+template <class W> void write_state(W& w, const core::ReportState& s) {
+    w.StartObject();
+    write_kv(w, "time", s.time);
+    write_str_map(w, "commits", s.commits);
+    w.Key("changed");
+    w.Bool(s.changed);
+    write_kv(w, "status", s.status);
+    write_values(w, s.values);
+    write_kv(w, "log", s.log);
+    write_kv(w, "reason", s.reason);
+    w.EndObject();
+}
+
+} // namespace
+
+core::ReportInput report_input_from_json(std::string_view json, const std::string& source) {
+    rapidjson::Document doc;
+    doc.Parse(json.data(), json.size());
+    if (doc.HasParseError())
+        throw_usage(source + ": not valid JSON at offset " + std::to_string(doc.GetErrorOffset()) +
+                    ": " + rapidjson::GetParseError_En(doc.GetParseError()));
+    if (!doc.IsObject())
+        throw_usage(source + ": at $: expected a JSON object (a stage result)");
+    Reader r(source);
+    core::ReportInput in;
+    const bool nested =
+        doc.HasMember("detect") || doc.HasMember("daily") || doc.HasMember("hourly");
+    if (nested) {
+        in.kind = "investigate";
+        r.common(doc, "$", in);
+        if (const Value* d = r.object(doc, "$", "detect"))
+            r.detect(*d, "$.detect", in);
+        if (const Value* d = r.object(doc, "$", "daily"))
+            r.daily(*d, "$.daily", in);
+        if (const Value* h = r.object(doc, "$", "hourly"))
+            r.hourly(*h, "$.hourly", in);
+    } else if (doc.HasMember("states") || doc.HasMember("window") || doc.HasMember("candidates")) {
+        in.kind = "hourly";
+        r.hourly(doc, "$", in);
+    } else if (doc.HasMember("boundaries") || doc.HasMember("points")) {
+        if (doc.HasMember("change_points")) {
+            in.kind = "detect";
+            r.detect(doc, "$", in);
+        } else {
+            in.kind = "daily";
+            r.daily(doc, "$", in);
+        }
+    } else if (doc.HasMember("change_points") || doc.HasMember("verdict")) {
+        in.kind = "detect";
+        r.detect(doc, "$", in);
+    } else {
+        throw_usage(source +
+                    ": at $: expected a stage result with 'change_points' (detect), 'points' "
+                    "(daily), 'states' (hourly) or 'detect'/'daily'/'hourly' (investigate)");
+    }
+    if (in.metric.empty())
+        in.metric = "value";
+    // Link candidates and the culprit to their repos when the URL is known.
+    for (auto& [repo, list] : in.candidates) {
+        auto url = in.repo_urls.find(repo);
+        for (auto& c : list)
+            if (c.url.empty() && url != in.repo_urls.end() && !c.sha.empty())
+                c.url = url->second + "/commit/" + c.sha;
+    }
+    if (in.culprit) {
+        auto& cu = *in.culprit;
+        auto it = in.candidates.find(cu.repo);
+        if (it != in.candidates.end())
+            for (const auto& c : it->second)
+                if (c.sha == cu.sha || (cu.sha.size() >= 7 && c.sha.rfind(cu.sha, 0) == 0)) {
+                    if (cu.subject.empty())
+                        cu.subject = c.subject;
+                    if (cu.author.empty())
+                        cu.author = c.author;
+                    if (cu.url.empty())
+                        cu.url = c.url;
+                }
+        auto url = in.repo_urls.find(cu.repo);
+        if (cu.url.empty() && url != in.repo_urls.end())
+            cu.url = url->second + "/commit/" + cu.sha;
+    }
+    return in;
+}
+
+std::string report_input_to_json(const core::ReportInput& in) {
+    rapidjson::StringBuffer buf;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+    w.SetIndent(' ', 2);
+    w.StartObject();
+    write_kv(w, "kind", in.kind);
+    write_kv(w, "benchmark", in.benchmark);
+    write_kv(w, "metric", in.metric);
+    write_kv(w, "unit", in.unit);
+    write_kv(w, "direction", std::string(core::to_string(in.direction)));
+    write_kv(w, "verdict", in.verdict);
+    w.Key("change_points");
+    w.StartArray();
+    for (const auto& s : in.change_points)
+        write_shift(w, s);
+    w.EndArray();
+    w.Key("daily_points");
+    w.StartArray();
+    for (const auto& p : in.daily_points)
+        write_point(w, p);
+    w.EndArray();
+    w.Key("boundaries");
+    w.StartArray();
+    for (const auto& s : in.boundaries)
+        write_shift(w, s);
+    w.EndArray();
+    w.Key("hourly_states");
+    w.StartArray();
+    for (const auto& s : in.hourly_states)
+        write_state(w, s);
+    w.EndArray();
+    if (in.window) {
+        w.Key("window");
+        w.StartObject();
+        w.Key("last_good");
+        write_state(w, in.window->last_good);
+        w.Key("first_bad");
+        write_state(w, in.window->first_bad);
+        w.EndObject();
+    }
+    w.Key("candidates");
+    w.StartObject();
+    for (const auto& [repo, list] : in.candidates) {
+        w.Key(repo.c_str());
+        w.StartArray();
+        for (const auto& c : list) {
+            w.StartObject();
+            write_kv(w, "sha", c.sha);
+            write_kv(w, "time", c.time);
+            write_kv(w, "author", c.author);
+            write_kv(w, "subject", c.subject);
+            write_kv(w, "url", c.url);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
+    w.EndObject();
+    if (in.culprit) {
+        w.Key("culprit");
+        w.StartObject();
+        write_kv(w, "repo", in.culprit->repo);
+        write_kv(w, "sha", in.culprit->sha);
+        write_kv(w, "subject", in.culprit->subject);
+        write_kv(w, "author", in.culprit->author);
+        write_kv(w, "url", in.culprit->url);
+        w.EndObject();
+    }
+    w.Key("skipped");
+    w.StartArray();
+    for (const auto& p : in.skipped)
+        write_point(w, p);
+    w.EndArray();
+    write_str_map(w, "repos", in.repo_urls);
+    write_str_map(w, "runner", in.runner);
+    if (in.budget.runs) {
+        w.Key("runs");
+        w.Int64(*in.budget.runs);
+    }
+    if (in.budget.builds) {
+        w.Key("builds");
+        w.Int64(*in.budget.builds);
+    }
+    if (in.budget.seconds) {
+        w.Key("elapsed_s");
+        w.Double(*in.budget.seconds);
+    }
+    w.Key("reproduce");
+    w.StartArray();
+    for (const auto& c : in.reproduce)
+        w.String(c.c_str());
+    w.EndArray();
+    w.EndObject();
+    return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+} // namespace perfsweep::adapters

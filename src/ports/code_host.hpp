@@ -1,0 +1,51 @@
+#pragma once
+// Port: the code host's issue/PR conversation API (GitHub REST), as perfsweep needs it.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfsweep::ports {
+
+/// An issue or PR comment.
+struct HostComment {
+    long long id = 0;
+    std::string body;
+    std::string author; ///< login, e.g. "github-actions[bot]"
+    std::string url;    ///< html URL
+};
+
+/// An issue.
+struct HostIssue {
+    long long number = 0;
+    std::string title;
+    std::string body;
+    std::string url;
+};
+
+/// Issue and comment operations on one host. Reads and idempotent writes are retried by the
+/// implementation; creations are not (a retried POST could duplicate), see create_*.
+class CodeHost {
+public:
+    virtual ~CodeHost() = default;
+    /// Login of the token's user; nullopt when the token cannot tell (an Actions GITHUB_TOKEN).
+    virtual std::optional<std::string> current_user() = 0;
+    /// Every comment of issue/PR `number` in `repo` ("owner/name"), all pages, oldest first.
+    virtual std::vector<HostComment> list_comments(const std::string& repo, long long number) = 0;
+    /// Create a comment. nullopt when the outcome is unknown (server error or dropped connection
+    /// after sending): the caller must re-list before trying again.
+    virtual std::optional<HostComment> create_comment(const std::string& repo, long long number,
+                                                      const std::string& body) = 0;
+    /// Replace the body of comment `id`.
+    virtual HostComment update_comment(const std::string& repo, long long id,
+                                       const std::string& body) = 0;
+    /// Open issues of `repo` (all pages), newest first; only those with `label` when not empty.
+    virtual std::vector<HostIssue> list_open_issues(const std::string& repo,
+                                                    const std::string& label) = 0;
+    /// Open an issue; nullopt when the outcome is unknown (see create_comment).
+    virtual std::optional<HostIssue> create_issue(const std::string& repo, const std::string& title,
+                                                  const std::string& body,
+                                                  const std::vector<std::string>& labels) = 0;
+};
+
+} // namespace perfsweep::ports

@@ -1,0 +1,179 @@
+#include "adapters/history/git_branch_store.hpp"
+#include "support/temp_dir.hpp"
+#include "util/error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <map>
+#include <string>
+
+using namespace perfsweep;
+using namespace perfsweep::test;
+
+namespace {
+
+core::Measurement rec(const std::string& writer, int i) {
+    core::Measurement m;
+    m.benchmark = "bench";
+    m.metric = "MLUPS";
+    m.values = {500.0 + i};
+    m.label = writer + "-" + std::to_string(i);
+    m.timestamp = "2023-08-24T00:00:00Z";
+    return m;
+}
+
+std::string make_bare(const TempDir& dir) {
+    const std::string path = dir.file("data.git");
+    REQUIRE(run_command({"git", "init", "-q", "--bare", path}).exit_code == 0);
+    return path;
+}
+
+adapters::GitBranchStore open_store(const std::string& spec, const std::string& cache) {
+    adapters::GitStoreOptions opt;
+    opt.cache_dir = cache;
+    opt.max_attempts = 200;
+    return adapters::GitBranchStore(adapters::parse_git_history_spec(spec, "."), opt);
+}
+
+} // namespace
+
+TEST_CASE("git history specs are parsed and bad ones rejected with the spec named",
+          "[git_history]") {
+    CHECK(adapters::is_git_history_spec("git:perfsweep-data"));
+    CHECK(adapters::is_git_history_spec("git+https://github.com/o/r.git#data"));
+    CHECK_FALSE(adapters::is_git_history_spec("history.jsonl"));
+    auto s = adapters::parse_git_history_spec("git+file:///tmp/x.git#perfsweep-data", "/w");
+    CHECK(s.repo_path == "/tmp/x.git");
+    CHECK(s.branch == "perfsweep-data");
+    s = adapters::parse_git_history_spec("git:data", "/w");
+    CHECK(s.repo_path == "/w");
+    CHECK(s.remote_url.empty());
+    CHECK_THROWS_WITH(adapters::parse_git_history_spec("git+https://x:secret@h/r.git", "."),
+                      Catch::Contains("expected git+URL#BRANCH") && !Catch::Contains("secret"));
+    CHECK_THROWS_WITH(adapters::parse_git_history_spec("git:bad..name", "."),
+                      Catch::Contains("not a valid branch name"));
+    CHECK_THROWS_WITH(adapters::parse_git_history_spec("git+ssh://h/r#b", "."),
+                      Catch::Contains("expected a git+https://"));
+}
+
+TEST_CASE("git:BRANCH appends commits to the current repo without touching its worktree",
+          "[git_history]") {
+    TempDir dir;
+    const std::string repo = dir.file("work");
+    REQUIRE(run_command({"git", "init", "-q", repo}).exit_code == 0);
+    write_file(repo + "/README", "user file\n");
+    adapters::GitStoreOptions opt;
+    adapters::GitBranchStore store(adapters::parse_git_history_spec("git:perfsweep-data", repo),
+                                   opt);
+    CHECK(store.load().records.empty());
+    store.append({rec("a", 1), rec("a", 2)});
+    store.append({rec("a", 3)});
+    const auto load = store.load();
+    REQUIRE(load.records.size() == 3);
+    CHECK(load.records[2].label == "a-3");
+    CHECK(store.describe() == "git:perfsweep-data");
+    // Two commits on the branch, the file is in the branch, the worktree and index are untouched.
+    auto log = run_command({"git", "-C", repo, "log", "--format=%s", "perfsweep-data"});
+    CHECK(log.out == "perfsweep: append 1 record\nperfsweep: append 2 records\n");
+    auto show = run_command({"git", "-C", repo, "show", "perfsweep-data:history.jsonl"});
+    CHECK(std::count(show.out.begin(), show.out.end(), '\n') == 3);
+    auto status = run_command({"git", "-C", repo, "status", "--porcelain"});
+    CHECK(status.out == "?? README\n");
+}
+
+TEST_CASE("a malformed line in the branch is a warning naming the line, not a lost history",
+          "[git_history]") {
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    auto store = open_store("git+file://" + bare + "#perfsweep-data", dir.file("cache"));
+    store.append({rec("a", 1)});
+    // Someone commits a broken line with plain git.
+    const std::string wt = dir.file("wt");
+    REQUIRE(run_command({"git", "clone", "-q", "-b", "perfsweep-data", bare, wt}).exit_code == 0);
+    write_file(wt + "/history.jsonl", read_file(wt + "/history.jsonl") + "{not json\n");
+    REQUIRE(run_command({"git", "-C", wt, "-c", "user.name=t", "-c", "user.email=t@t", "commit",
+                         "-qam", "x"})
+                .exit_code == 0);
+    REQUIRE(run_command({"git", "-C", wt, "push", "-q", "origin", "perfsweep-data"}).exit_code ==
+            0);
+    store.append({rec("a", 2)});
+    const auto load = store.load();
+    CHECK(load.records.size() == 2);
+    REQUIRE(load.warnings.size() == 1);
+    CHECK(load.warnings[0].find("history.jsonl:2") != std::string::npos);
+}
+
+TEST_CASE("two processes appending to one history branch at once lose nothing",
+          "[git_history][concurrency]") {
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    const std::string spec = "git+file://" + bare + "#perfsweep-data";
+    std::vector<pid_t> kids;
+    for (const std::string writer : {"A", "B"}) {
+        const pid_t pid = fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            int code = 0;
+            try {
+                auto store = open_store(spec, dir.file("cache-" + writer));
+                for (int i = 0; i < 50; ++i)
+                    store.append({rec(writer, i)});
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "writer %s: %s\n", writer.c_str(), e.what());
+                code = 1;
+            }
+            _exit(code);
+        }
+        kids.push_back(pid);
+    }
+    for (pid_t pid : kids) {
+        int status = 0;
+        REQUIRE(waitpid(pid, &status, 0) == pid);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+    }
+    auto store = open_store(spec, dir.file("cache-reader"));
+    const auto load = store.load();
+    REQUIRE(load.records.size() == 100);
+    std::map<std::string, int> next;
+    for (const auto& m : load.records) {
+        const std::string w = m.label.substr(0, 1);
+        CHECK(m.label == w + "-" + std::to_string(next[w]));
+        ++next[w];
+    }
+    CHECK(next["A"] == 50);
+    CHECK(next["B"] == 50);
+    // History was only appended: a linear chain of 100 commits, never rewritten.
+    auto count = run_command({"git", "-C", bare, "rev-list", "--count", "perfsweep-data"});
+    CHECK(count.out == "100\n");
+}
+
+TEST_CASE("the fetch/commit/push path (private bare cache) keeps every writer's records",
+          "[git_history]") {
+    // A spec with a remote URL and no repo path takes the network path (cache, fetch, push with
+    // libgit2's transport); a file:// URL lets the test drive it without a server.
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    adapters::GitHistorySpec spec;
+    spec.branch = "perfsweep-data";
+    spec.remote_url = "file://" + bare;
+    adapters::GitStoreOptions a_opt, b_opt;
+    a_opt.cache_dir = dir.file("cache-a");
+    b_opt.cache_dir = dir.file("cache-b");
+    a_opt.token = b_opt.token = "tok-secret";
+    adapters::GitBranchStore a(spec, a_opt), b(spec, b_opt);
+    CHECK(a.load().records.empty()); // the branch does not exist yet
+    for (int i = 0; i < 5; ++i) {
+        a.append({rec("A", i)});
+        b.append({rec("B", i)});
+    }
+    const auto load = a.load();
+    REQUIRE(load.records.size() == 10);
+    CHECK(load.records[0].label == "A-0");
+    CHECK(load.records[9].label == "B-4");
+    CHECK(run_command({"git", "-C", bare, "rev-list", "--count", "perfsweep-data"}).out == "10\n");
+    CHECK(a.describe().find("tok-secret") == std::string::npos);
+}

@@ -1,0 +1,302 @@
+#include "support/fake_github.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <rapidjson/document.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace perfsweep::test;
+
+namespace {
+
+const std::string k_events = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/data/events/";
+
+std::vector<std::string> env_for(const FakeGitHub& gh, const std::string& token = "tok-user") {
+    return {"GITHUB_API_URL=" + gh.url(),
+            "GITHUB_TOKEN=" + token,
+            "PERFSWEEP_GITHUB_BACKOFF_S=0.05",
+            "PERFSWEEP_GITHUB_TIMEOUT_S=1",
+            "GITHUB_ACTIONS=",
+            "GITHUB_EVENT_PATH=",
+            "GITHUB_REPOSITORY="};
+}
+
+rapidjson::Document json(const std::string& s) {
+    rapidjson::Document d;
+    d.Parse(s.c_str());
+    REQUIRE(!d.HasParseError());
+    return d;
+}
+
+/// Comments of acme/lbm#n as (author, body) from the server's state.
+std::vector<std::pair<std::string, std::string>> comments(const FakeGitHub& gh, int n) {
+    auto d = json(gh.control("state"));
+    std::vector<std::pair<std::string, std::string>> out;
+    const std::string key = "acme/lbm#" + std::to_string(n);
+    if (!d["issues"].HasMember(key.c_str()))
+        return out;
+    for (const auto& c : d["issues"][key.c_str()]["comments"].GetArray())
+        out.emplace_back(c["login"].GetString(), c["body"].GetString());
+    return out;
+}
+
+/// Every recorded request was valid against the OpenAPI description.
+void check_all_valid(const FakeGitHub& gh) {
+    auto d = json(gh.control("requests"));
+    REQUIRE(d.IsArray());
+    CHECK(d.Size() > 0);
+    for (const auto& r : d.GetArray()) {
+        INFO(r["method"].GetString() << " " << r["path"].GetString());
+        CHECK(r["invalid"].Size() == 0);
+        CHECK(std::string(r["headers"]["authorization"].GetString()) == "Bearer <redacted>");
+        CHECK(std::string(r["headers"]["user-agent"].GetString()).rfind("perfsweep/", 0) == 0);
+    }
+}
+
+int count_requests(const FakeGitHub& gh, const std::string& method, const std::string& path_part,
+                   const std::string& query_part = "") {
+    auto d = json(gh.control("requests"));
+    int n = 0;
+    for (const auto& r : d.GetArray())
+        if (r["method"].GetString() == method &&
+            std::string(r["path"].GetString()).find(path_part) != std::string::npos &&
+            std::string(r["query"].GetString()).find(query_part) != std::string::npos)
+            ++n;
+    return n;
+}
+
+CommandResult comment(const FakeGitHub& gh, const TempDir& dir, std::vector<std::string> args,
+                      std::vector<std::string> extra_env = {},
+                      const std::string& token = "tok-user") {
+    const std::string body = dir.file("body.md");
+    if (!std::ifstream(body))
+        write_file(body, "## perfsweep\nMLUPS fell 7.0 %\n");
+    std::vector<std::string> argv = {"comment", "--repo", "acme/lbm", "--body-file",
+                                     body,      "--key",  "nightly"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto env = env_for(gh, token);
+    env.insert(env.end(), extra_env.begin(), extra_env.end());
+    return run_perfsweep(argv, env);
+}
+
+} // namespace
+
+#define REQUIRE_NODE(gh)                                                                           \
+    if (!(gh).available()) {                                                                       \
+        WARN("node is not installed: skipping the fake GitHub API tests");                         \
+        return;                                                                                    \
+    }
+
+TEST_CASE("comment creates once, then updates the same comment in place", "[github][comment]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    auto r = comment(gh, dir, {"--pr", "5"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("created acme/lbm#5", 0) == 0);
+    write_file(dir.file("body.md"), "second version\n");
+    r = comment(gh, dir, {"--pr", "5"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("updated acme/lbm#5", 0) == 0);
+    const auto c = comments(gh, 5);
+    REQUIRE(c.size() == 1);
+    CHECK(c[0].second == "<!-- perfsweep:nightly -->\nsecond version\n");
+    check_all_valid(gh);
+    CHECK(r.err.find("tok-user") == std::string::npos);
+}
+
+TEST_CASE("the marker is found on page 3 of 250 comments via the Link header",
+          "[github][comment]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    std::string seed = R"({"repo":"acme/lbm","number":9,"comments":[)";
+    for (int i = 0; i < 250; ++i) {
+        std::string body =
+            i == 230 ? "<!-- perfsweep:nightly -->\\nold report" : "chatter " + std::to_string(i);
+        if (i == 10)
+            body = "<!-- perfsweep:nightly -->\\ncopied by a human"; // other author: ignored
+        const std::string who = i == 230 ? "perf-bot-user" : "human";
+        seed +=
+            std::string(i ? "," : "") + R"({"login":")" + who + R"(","body":")" + body + R"("})";
+    }
+    seed += "]}";
+    gh.control("seed", seed);
+    TempDir dir;
+    auto r = comment(gh, dir, {"--issue", "9"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("updated", 0) == 0);
+    const auto c = comments(gh, 9);
+    REQUIRE(c.size() == 250);
+    CHECK(c[230].second.find("MLUPS fell") != std::string::npos);
+    CHECK(c[10].second.find("copied by a human") != std::string::npos);
+    CHECK(count_requests(gh, "GET", "/issues/9/comments", "page=3") == 1);
+    check_all_valid(gh);
+}
+
+TEST_CASE("5xx, 502 and slow replies are retried, reads and PATCH succeed", "[github][faults]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    REQUIRE(comment(gh, dir, {"--pr", "3"}).exit_code == 0);
+    gh.control("faults", R"([{"method":"GET","path":"/comments$","status":500},
+                             {"method":"GET","path":"/comments$","delay_ms":2500},
+                             {"method":"PATCH","status":502},
+                             {"method":"PATCH","drop":"before"}])");
+    write_file(dir.file("body.md"), "a new report\n");
+    auto r = comment(gh, dir, {"--pr", "3"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(comments(gh, 3).size() == 1);
+    CHECK(count_requests(gh, "PATCH", "/issues/comments/") == 3);
+}
+
+TEST_CASE("a POST whose outcome is unknown never leaves two comments", "[github][faults]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    SECTION("the connection drops after the server created it") {
+        gh.control("faults", R"([{"method":"POST","drop":"after"}])");
+        auto r = comment(gh, dir, {"--pr", "11"});
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK(comments(gh, 11).size() == 1);
+        CHECK(count_requests(gh, "POST", "/comments") == 1);
+    }
+    SECTION("a 500 before anything happened: re-list, then post again") {
+        gh.control("faults", R"([{"method":"POST","status":500}])");
+        auto r = comment(gh, dir, {"--pr", "11"});
+        REQUIRE(r.exit_code == 0);
+        CHECK(comments(gh, 11).size() == 1);
+        CHECK(count_requests(gh, "POST", "/comments") == 2);
+        CHECK(count_requests(gh, "GET", "/issues/11/comments") == 2);
+    }
+}
+
+TEST_CASE("rate limits honour retry-after and x-ratelimit-reset, with a cap", "[github][faults]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    gh.control(
+        "faults",
+        R"([{"method":"GET","path":"/comments$","status":403,"retry_after":1,"message":"You have exceeded a secondary rate limit"},
+                             {"method":"POST","status":429,"reset_in":0}])");
+    auto r = comment(gh, dir, {"--pr", "4"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(comments(gh, 4).size() == 1);
+    gh.control(
+        "faults",
+        R"([{"method":"GET","status":403,"retry_after":120,"message":"secondary rate limit"}])");
+    r = comment(gh, dir, {"--pr", "4"}, {"PERFSWEEP_GITHUB_MAX_WAIT_S=5"});
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("secondary rate limit") != std::string::npos);
+    CHECK(r.err.find("exceeds the cap of 5 s") != std::string::npos);
+}
+
+TEST_CASE("401 reports the API's message and status, never the token", "[github][faults]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    auto r = comment(gh, dir, {"--pr", "4"}, {}, "wrong-secret-token");
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("401 Bad credentials") != std::string::npos);
+    CHECK(r.err.find("wrong-secret-token") == std::string::npos);
+    CHECK(r.out.find("wrong-secret-token") == std::string::npos);
+    r = run_perfsweep({"comment", "--repo", "acme/lbm", "--pr", "1", "--body-file",
+                       dir.file("body.md"), "--token-env", "NOPE_TOKEN"},
+                      {"NOPE_TOKEN="});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--token-env NOPE_TOKEN") != std::string::npos);
+    r = run_perfsweep(
+        {"comment", "--repo", "acme", "--pr", "1", "--body-file", dir.file("body.md")},
+        env_for(gh));
+    CHECK(r.exit_code != 0);
+}
+
+TEST_CASE("with an Actions GITHUB_TOKEN the author is the github-actions bot",
+          "[github][comment]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    gh.control(
+        "seed",
+        R"({"repo":"acme/lbm","number":8,"comments":[{"login":"mallory","body":"<!-- perfsweep:nightly -->\nfake"}]})");
+    TempDir dir;
+    auto r = comment(gh, dir, {"--pr", "8"}, {}, "ghs_actions_token");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("created", 0) == 0); // mallory's copy of the marker is not ours
+    r = comment(gh, dir, {"--pr", "8"}, {}, "ghs_actions_token");
+    CHECK(r.out.rfind("updated", 0) == 0);
+    const auto c = comments(gh, 8);
+    REQUIRE(c.size() == 2);
+    CHECK(c[0].second == "<!-- perfsweep:nightly -->\nfake");
+    CHECK(c[1].first == "github-actions[bot]");
+}
+
+TEST_CASE("new-issue opens one issue and then reuses it, with a GHES base URL",
+          "[github][comment]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    auto env = std::vector<std::string>{"GITHUB_API_URL=" + gh.url() + "/api/v3"};
+    auto r =
+        comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--label", "perf"}, env);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("issue-created acme/lbm#1", 0) == 0);
+    r = comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--label", "perf"}, env);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("created acme/lbm#1", 0) == 0);
+    r = comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--label", "perf"}, env);
+    CHECK(r.out.rfind("updated acme/lbm#1", 0) == 0);
+    CHECK(comments(gh, 1).size() == 1);
+    CHECK(count_requests(gh, "POST", "/repos/acme/lbm/issues") == 2); // one issue, one comment
+    check_all_valid(gh);
+}
+
+TEST_CASE("the target comes from the event payload, schedule needs an explicit target",
+          "[github][events]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    const std::vector<std::pair<std::string, int>> cases = {
+        {"pull_request", 42}, {"issues", 7}, {"issue_comment", 42}, {"workflow_dispatch", 13}};
+    for (const auto& [event, number] : cases) {
+        INFO(event);
+        auto r = comment(
+            gh, dir, {},
+            {"GITHUB_EVENT_NAME=" + event, "GITHUB_EVENT_PATH=" + k_events + event + ".json"});
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out.find("acme/lbm#" + std::to_string(number)) != std::string::npos);
+    }
+    auto r =
+        comment(gh, dir, {},
+                {"GITHUB_EVENT_NAME=schedule", "GITHUB_EVENT_PATH=" + k_events + "schedule.json"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("'schedule' event has no PR or issue") != std::string::npos);
+    CHECK(r.err.find("--new-issue") != std::string::npos);
+}
+
+TEST_CASE("inside Actions: token masked once, outputs with a random delimiter",
+          "[github][actions]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    const std::string out = dir.file("output.txt");
+    write_file(out, "");
+    auto r = comment(gh, dir, {"--pr", "2"}, {"GITHUB_ACTIONS=true", "GITHUB_OUTPUT=" + out});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("::add-mask::tok-user\n", 0) == 0);
+    CHECK(r.out.find("tok-user", 20) == std::string::npos);
+    const auto o = read_file(out);
+    CHECK(o.find("number=2\n") != std::string::npos);
+    CHECK(o.find("comment-url=https://github.example/acme/lbm/issues/2#issuecomment-") !=
+          std::string::npos);
+}

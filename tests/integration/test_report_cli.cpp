@@ -1,0 +1,59 @@
+#include "support/temp_dir.hpp"
+#include "support/xychart_check.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace perfsweep::test;
+
+namespace {
+const std::string k_data = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/data/";
+}
+
+TEST_CASE("report renders each stage's result exactly like its golden file", "[report][golden]") {
+    for (const std::string name : {"investigate", "daily", "hourly", "detect_none"}) {
+        INFO(name);
+        const auto r = run_perfsweep(
+            {"report", "--input", k_data + "results/" + name + ".json", "--key", "ci/nightly"});
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out == read_file(k_data + "golden/" + name + ".md"));
+        for (const auto& block : mermaid_blocks(r.out))
+            CHECK(check_xychart(block) == "");
+    }
+    const auto inv = read_file(k_data + "golden/investigate.md");
+    CHECK(mermaid_blocks(inv).size() == 2);
+}
+
+TEST_CASE("report --format json and --output write the normalized model", "[report]") {
+    TempDir dir;
+    const auto out = dir.file("r.json");
+    const auto r = run_perfsweep({"report", "--input", k_data + "results/investigate.json",
+                                  "--format", "json", "--output", out});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.empty());
+    const auto j = read_file(out);
+    CHECK(j.find("\"kind\": \"investigate\"") != std::string::npos);
+    CHECK(j.find("\"url\": "
+                 "\"https://github.com/openxla/xla/commit/"
+                 "3c66a1fcccccccccccccccccccccccccccccccccc\"") != std::string::npos);
+}
+
+TEST_CASE("report names the file and JSON path of a wrongly typed field", "[report]") {
+    TempDir dir;
+    const auto bad = dir.file("bad.json");
+    write_file(bad, R"({"points": [{"label": "d1", "values": [1, "x"]}]})");
+    auto r = run_perfsweep({"report", "--input", bad});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(bad + ": at $.points[0].values[1]: expected a number") != std::string::npos);
+    write_file(bad, R"({"hourly": {"window": []}})");
+    r = run_perfsweep({"report", "--input", bad});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("at $.hourly.window: expected an object") != std::string::npos);
+    write_file(bad, R"({"something": 1})");
+    r = run_perfsweep({"report", "--input", bad});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("expected a stage result") != std::string::npos);
+    r = run_perfsweep({"report", "--input", k_data + "results/daily.json", "--key", "x-->y"});
+    CHECK(r.exit_code == 2);
+}

@@ -1,0 +1,243 @@
+// A loopback GitHub REST API for perfsweep's tests. Not a mock of the client: a real HTTP server on
+// 127.0.0.1 that validates every request (method, path template, headers, query parameters, JSON
+// body) against GitHub's OpenAPI description (trimmed: github-api-trimmed.json), keeps issues and
+// comments in memory, records requests, and injects faults.
+// Prints "PORT <n>" on stdout once listening (start it with port 0).
+// Control (not GitHub API, not validated): POST /_control/faults [{...}], POST /_control/seed {...},
+// GET /_control/requests, GET /_control/state.
+'use strict';
+const http = require('http');
+const fs = require('fs');
+const path = require('path');
+
+const spec = JSON.parse(fs.readFileSync(path.join(__dirname, 'github-api-trimmed.json'), 'utf8'));
+const API_VERSION = '2022-11-28';
+const TOKENS = {
+  'tok-user': { login: 'perf-bot-user', user_endpoint: true },
+  'ghs_actions_token': { login: 'github-actions[bot]', user_endpoint: false },
+};
+
+const routes = [];
+for (const [tpl, methods] of Object.entries(spec.paths)) {
+  const names = [];
+  const re = new RegExp('^' + tpl.replace(/\{([^}]+)\}/g, (_, n) => { names.push(n); return '([^/]+)'; }) + '$');
+  for (const [method, op] of Object.entries(methods)) routes.push({ tpl, method: method.toUpperCase(), re, names, op });
+}
+
+// ---- a small JSON-schema (OpenAPI 3.0 subset) validator: type, nullable, enum, properties,
+// required, additionalProperties, items, oneOf, anyOf, allOf, minimum, maximum.
+function typeOf(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+function validate(schema, v, where) {
+  if (!schema || Object.keys(schema).length === 0) return [];
+  if (v === null && schema.nullable) return [];
+  const errs = [];
+  if (schema.oneOf) {
+    const ok = schema.oneOf.filter((s) => validate(s, v, where).length === 0).length;
+    if (ok !== 1) errs.push(`${where}: matches ${ok} of oneOf`);
+    return errs;
+  }
+  if (schema.anyOf) {
+    if (!schema.anyOf.some((s) => validate(s, v, where).length === 0)) errs.push(`${where}: matches none of anyOf`);
+    return errs;
+  }
+  if (schema.allOf) for (const s of schema.allOf) errs.push(...validate(s, v, where));
+  if (schema.type) {
+    const t = typeOf(v);
+    const ok = t === schema.type || (schema.type === 'number' && t === 'integer');
+    if (!ok) { errs.push(`${where}: expected ${schema.type}, got ${t}`); return errs; }
+  }
+  if (schema.enum && !schema.enum.includes(v)) errs.push(`${where}: ${JSON.stringify(v)} not in enum`);
+  if (typeof v === 'number') {
+    if (schema.minimum !== undefined && v < schema.minimum) errs.push(`${where}: below minimum`);
+    if (schema.maximum !== undefined && v > schema.maximum) errs.push(`${where}: above maximum`);
+  }
+  if (typeOf(v) === 'object') {
+    for (const r of schema.required || []) if (!(r in v)) errs.push(`${where}: missing required '${r}'`);
+    for (const [k, val] of Object.entries(v)) {
+      if (schema.properties && schema.properties[k]) errs.push(...validate(schema.properties[k], val, `${where}.${k}`));
+      else if (schema.properties && !schema.additionalProperties) // stricter than GitHub: flags typos
+        errs.push(`${where}: property '${k}' is not in the operation's schema`);
+    }
+  }
+  if (Array.isArray(v) && schema.items) v.forEach((x, i) => errs.push(...validate(schema.items, x, `${where}[${i}]`)));
+  return errs;
+}
+function coerce(schema, s) {
+  if (!schema) return s;
+  if (schema.type === 'integer' && /^-?\d+$/.test(s)) return parseInt(s, 10);
+  if (schema.type === 'boolean' && (s === 'true' || s === 'false')) return s === 'true';
+  return s;
+}
+
+// ---- state
+const state = { issues: {}, nextComment: 1000, nextIssue: 1 };
+let faults = [];
+const requests = [];
+function issue(repo, n) {
+  const key = `${repo}#${n}`;
+  if (!state.issues[key]) state.issues[key] = { repo, number: Number(n), title: `issue ${n}`, body: '', state: 'open', labels: [], comments: [] };
+  return state.issues[key];
+}
+function commentJson(base, repo, c, n) {
+  return { id: c.id, node_id: `IC_${c.id}`, body: c.body, user: { login: c.login, id: 1, type: c.login.endsWith('[bot]') ? 'Bot' : 'User' },
+    html_url: `https://github.example/${repo}/issues/${n}#issuecomment-${c.id}`, url: `${base}/repos/${repo}/issues/comments/${c.id}`,
+    created_at: '2023-08-26T00:00:00Z', updated_at: '2023-08-26T00:00:00Z' };
+}
+function issueJson(base, i) {
+  return { id: i.number, number: i.number, title: i.title, body: i.body, state: i.state,
+    labels: i.labels.map((l) => ({ name: l })), html_url: `https://github.example/${i.repo}/issues/${i.number}`,
+    url: `${base}/repos/${i.repo}/issues/${i.number}`, user: { login: i.login || 'someone' } };
+}
+
+function send(res, status, obj, headers = {}) {
+  const body = obj === undefined ? '' : JSON.stringify(obj);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(body);
+}
+function paginate(req, res, base, list, url) {
+  const per = Math.min(Number(url.searchParams.get('per_page') || 30), 100);
+  const page = Number(url.searchParams.get('page') || 1);
+  const last = Math.max(1, Math.ceil(list.length / per));
+  const links = [];
+  const mk = (p) => { const u = new URL(url.toString()); u.searchParams.set('page', String(p)); u.searchParams.set('per_page', String(per)); return `<${base}${u.pathname.replace(/^\/api\/v3/, '')}${u.search}>`; };
+  if (page < last) links.push(`${mk(page + 1)}; rel="next"`, `${mk(last)}; rel="last"`);
+  if (page > 1) links.push(`${mk(1)}; rel="first"`, `${mk(page - 1)}; rel="prev"`);
+  send(res, 200, list.slice((page - 1) * per, page * per), links.length ? { link: links.join(', ') } : {});
+}
+
+function takeFault(method, p) {
+  const i = faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || new RegExp(f.path).test(p)));
+  if (i < 0) return null;
+  const f = faults[i];
+  if (!f.times || --f.times <= 0) faults.splice(i, 1);
+  return f;
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
+});
+
+function handle(req, res, raw) {
+  const url = new URL(req.url, 'http://x');
+  const prefix = url.pathname.startsWith('/api/v3/') ? '/api/v3' : ''; // GHES-style base works too
+  const p = url.pathname.slice(prefix.length);
+  const base = `http://${req.headers.host}${prefix}`;
+  if (p.startsWith('/_control/')) {
+    if (p === '/_control/faults') { faults = faults.concat(JSON.parse(raw || '[]')); return send(res, 200, { ok: true }); }
+    if (p === '/_control/requests') return send(res, 200, requests);
+    if (p === '/_control/state') return send(res, 200, state);
+    if (p === '/_control/seed') {
+      const s = JSON.parse(raw);
+      const i = issue(s.repo, s.number);
+      Object.assign(i, s.issue || {});
+      for (const c of s.comments || []) i.comments.push({ id: state.nextComment++, body: c.body, login: c.login });
+      state.nextIssue = Math.max(state.nextIssue, Number(s.number) + 1);
+      return send(res, 200, { ok: true });
+    }
+    return send(res, 404, { message: 'unknown control' });
+  }
+  const rec = { method: req.method, path: p, query: url.search, headers: { ...req.headers }, body: raw, invalid: [] };
+  if (rec.headers.authorization) rec.headers.authorization = rec.headers.authorization.replace(/\S+$/, '<redacted>');
+  requests.push(rec);
+  const fail = (status, message) => send(res, status, { message, documentation_url: 'https://docs.github.com/rest' });
+
+  // ---- validation against the OpenAPI operation
+  const route = routes.find((r) => r.method === req.method && r.re.test(p));
+  if (!route) { rec.invalid.push(`no operation ${req.method} ${p}`); return fail(404, 'Not Found'); }
+  const m = p.match(route.re);
+  const params = {};
+  route.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); });
+  const h = req.headers;
+  if (h.accept !== 'application/vnd.github+json') rec.invalid.push(`Accept is '${h.accept}'`);
+  if (h['x-github-api-version'] !== API_VERSION) rec.invalid.push(`X-GitHub-Api-Version is '${h['x-github-api-version']}'`);
+  if (!h['user-agent']) rec.invalid.push('no User-Agent');
+  for (const prm of route.op.parameters) {
+    const v = prm.in === 'path' ? params[prm.name] : prm.in === 'query' ? url.searchParams.get(prm.name) : null;
+    if (v === null || v === undefined) { if (prm.required) rec.invalid.push(`missing ${prm.in} parameter ${prm.name}`); continue; }
+    rec.invalid.push(...validate(prm.schema, coerce(prm.schema, v), `${prm.in}.${prm.name}`));
+  }
+  for (const k of url.searchParams.keys())
+    if (!route.op.parameters.some((x) => x.in === 'query' && x.name === k)) rec.invalid.push(`unknown query parameter ${k}`);
+  let body;
+  if (route.op.requestBody) {
+    if (!/^application\/json/.test(h['content-type'] || '')) rec.invalid.push(`Content-Type is '${h['content-type']}'`);
+    try { body = JSON.parse(raw); } catch (e) { rec.invalid.push('body is not JSON'); }
+    if (body !== undefined) rec.invalid.push(...validate(route.op.requestBody.content['application/json'].schema, body, 'body'));
+  } else if (raw.length) rec.invalid.push('a body on an operation without requestBody');
+  if (rec.invalid.length) return fail(422, 'fake-github validation: ' + rec.invalid.join('; '));
+
+  // ---- auth
+  const auth = /^Bearer (\S+)$/.exec(h.authorization || '');
+  const who = auth && TOKENS[auth[1]];
+  if (!who) return fail(401, 'Bad credentials');
+
+  // ---- faults
+  const f = takeFault(req.method, p);
+  const act = () => {
+    if (f && f.drop === 'before') return req.socket.destroy();
+    if (f && f.status) {
+      const headers = {};
+      if (f.retry_after !== undefined) headers['retry-after'] = String(f.retry_after);
+      if (f.reset_in !== undefined) { headers['x-ratelimit-remaining'] = '0'; headers['x-ratelimit-reset'] = String(Math.floor(Date.now() / 1000) + f.reset_in); }
+      return send(res, f.status, { message: f.message || `injected ${f.status}` }, headers);
+    }
+    serve(req, res, route, params, body, url, base, who, f);
+  };
+  if (f && f.delay_ms) setTimeout(act, f.delay_ms); else act();
+}
+
+function serve(req, res, route, params, body, url, base, who, f) {
+  const repo = params.owner && `${params.owner}/${params.repo}`;
+  const done = (status, obj, headers) => {
+    if (f && f.drop === 'after') return req.socket.destroy(); // the change happened, the reply is lost
+    send(res, status, obj, headers);
+  };
+  const key = `${route.method} ${route.tpl}`;
+  switch (key) {
+    case 'GET /user':
+      if (!who.user_endpoint) return send(res, 403, { message: 'Resource not accessible by integration' });
+      return send(res, 200, { login: who.login, id: 7, type: 'User' });
+    case 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments': {
+      const i = issue(repo, params.issue_number);
+      return paginate(req, res, base, i.comments.map((c) => commentJson(base, repo, c, i.number)), url);
+    }
+    case 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments': {
+      const i = issue(repo, params.issue_number);
+      const c = { id: state.nextComment++, body: body.body, login: who.login };
+      i.comments.push(c);
+      return done(201, commentJson(base, repo, c, i.number));
+    }
+    case 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}': {
+      for (const i of Object.values(state.issues)) {
+        const c = i.comments.find((x) => String(x.id) === params.comment_id && i.repo === repo);
+        if (c) { c.body = body.body; c.edits = (c.edits || 0) + 1; return done(200, commentJson(base, repo, c, i.number)); }
+      }
+      return send(res, 404, { message: 'Not Found' });
+    }
+    case 'GET /repos/{owner}/{repo}/issues': {
+      const st = url.searchParams.get('state') || 'open';
+      const labels = (url.searchParams.get('labels') || '').split(',').filter(Boolean);
+      const list = Object.values(state.issues).filter((i) => i.repo === repo && (st === 'all' || i.state === st) &&
+        labels.every((l) => i.labels.includes(l))).sort((a, b) => b.number - a.number);
+      return paginate(req, res, base, list.map((i) => issueJson(base, i)), url);
+    }
+    case 'POST /repos/{owner}/{repo}/issues': {
+      const n = state.nextIssue++;
+      const i = issue(repo, n);
+      Object.assign(i, { title: String(body.title), body: body.body || '', labels: (body.labels || []).map((l) => typeof l === 'string' ? l : l.name), login: who.login });
+      return done(201, issueJson(base, i));
+    }
+  }
+  return send(res, 500, { message: 'fake-github: no handler for ' + key });
+}
+
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`PORT ${server.address().port}\n`);
+});
