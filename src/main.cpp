@@ -1,7 +1,6 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
 #include "adapters/demo/demo_world.hpp"
-#include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
 #include "adapters/json/detect_json.hpp"
 #include "adapters/git/libgit2_repo.hpp"
@@ -39,8 +38,20 @@ int main(int argc, char** argv) {
     a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
         if (spec.empty())
             throw_usage("--history: empty path; expected a JSON Lines file such as history.jsonl");
-        if (spec.rfind("git:", 0) == 0)
-            throw_usage("history '" + spec + "': git histories are not available yet");
+        if (adapters::is_git_history_spec(spec)) { // git:BRANCH, git+URL#BRANCH
+            auto env = [](const char* n) {
+                return std::string(std::getenv(n) ? std::getenv(n) : "");
+            };
+            const std::string start =
+                env("GITHUB_WORKSPACE").empty() ? "." : env("GITHUB_WORKSPACE");
+            adapters::GitStoreOptions opt;
+            opt.token = env("GITHUB_TOKEN");
+            opt.cache_dir = !env("PERFSWEEP_CACHE_DIR").empty() ? env("PERFSWEEP_CACHE_DIR")
+                            : !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") + "/perfsweep"
+                                                             : env("HOME") + "/.cache/perfsweep";
+            return std::make_unique<adapters::GitBranchStore>(
+                adapters::parse_git_history_spec(spec, start), opt);
+        }
         return std::make_unique<adapters::JsonlHistoryStore>(spec);
     };
     a.parse_json_import = [](const std::string& text, const std::string& file,
@@ -67,23 +78,6 @@ int main(int argc, char** argv) {
     a.open_source_repo = adapters::open_libgit2_repo;
     a.hourly_json = adapters::hourly_to_json;
     a.daily_window = adapters::daily_window_from_json;
-    adapters::install_interrupt_handlers();
-        if (adapters::is_git_history_spec(spec)) { // git:BRANCH, git+URL#BRANCH
-            auto env = [](const char* n) {
-                return std::string(std::getenv(n) ? std::getenv(n) : "");
-            };
-            const std::string start =
-                env("GITHUB_WORKSPACE").empty() ? "." : env("GITHUB_WORKSPACE");
-            adapters::GitStoreOptions opt;
-            opt.token = env("GITHUB_TOKEN");
-            opt.cache_dir = !env("PERFSWEEP_CACHE_DIR").empty() ? env("PERFSWEEP_CACHE_DIR")
-                            : !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") + "/perfsweep"
-                                                             : env("HOME") + "/.cache/perfsweep";
-            return std::make_unique<adapters::GitBranchStore>(
-                adapters::parse_git_history_spec(spec, start), opt);
-        }
-        throw_usage("history '" + spec + "': no history store is available yet");
-    };
     auto getenv_str = [](const std::string& n) {
         const char* v = std::getenv(n.c_str());
         return std::string(v ? v : "");
