@@ -231,6 +231,12 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
             " (last before: " + cp.last_before + ", p " +
             (cp.p_value < 1e-6 ? std::string("< 1e-6") : "= " + util::format_fixed(cp.p_value, 6)) +
             ")";
+        const std::size_t k = r.segments.size();
+        if (k >= 3 &&
+            std::fabs(relative(r.segments[k - 3].level, cp.new_level)) < options.threshold)
+            r.reason += "; this is a recovery to the level before " +
+                        r.change_points[k - 3].first_after + " (" +
+                        number(r.segments[k - 3].level) + ")";
     } else {
         r.verdict = Verdict::no_regression;
         r.reason = "no level shift of at least " + percent(options.threshold).substr(1) + " over " +

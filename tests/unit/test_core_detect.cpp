@@ -87,6 +87,9 @@ TEST_CASE("a dip of two points that recovers is found", "[core][detect]") {
     CHECK(r.change_points[0].kind == ChangeKind::regression);
     CHECK(r.change_points[1].first_after == "p022");
     CHECK(r.change_points[1].kind == ChangeKind::improvement);
+    // The latest level is better than the dip: an improvement, explained as a recovery.
+    CHECK(r.verdict == Verdict::improvement);
+    CHECK_THAT(r.reason, Catch::Contains("recovery to the level before p020"));
 }
 
 TEST_CASE("steps below the threshold are not reported", "[core][detect]") {
