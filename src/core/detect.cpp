@@ -18,6 +18,7 @@ namespace {
 
 struct Point {
     std::string label;
+    std::string timestamp; // of the first measurement with this label
     std::vector<double> values;
     std::string failure; // why it is unusable when values stay empty
 };
@@ -29,7 +30,7 @@ std::vector<Point> pool_by_label(const std::vector<Measurement>& series) {
     for (const auto& m : series) {
         auto [it, inserted] = index.emplace(m.label, points.size());
         if (inserted)
-            points.push_back({m.label, {}, {}});
+            points.push_back({m.label, m.timestamp, {}, {}});
         Point& p = points[it->second];
         if (m.status == Status::ok && !m.values.empty()) {
             p.values.insert(p.values.end(), m.values.begin(), m.values.end());
@@ -54,22 +55,32 @@ std::optional<double> time_key(const std::string& label) {
     return std::nullopt;
 }
 
-/// When every label is a date or time, order points chronologically (stable); else keep order.
+/// Order points chronologically (stable) when every label is a date or ISO time, else by their
+/// timestamps when every point has one, else keep the given (file) order.
 void order_points(std::vector<Point>& points) {
-    std::vector<std::pair<double, std::size_t>> keys;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        auto k = time_key(points[i].label);
-        if (!k)
-            return;
-        keys.emplace_back(*k, i);
+    for (bool by_label : {true, false}) {
+        std::vector<std::pair<double, std::size_t>> keys;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            std::optional<double> k;
+            if (by_label)
+                k = time_key(points[i].label);
+            else if (auto t = util::parse_iso8601(points[i].timestamp))
+                k = static_cast<double>(*t);
+            if (!k)
+                break;
+            keys.emplace_back(*k, i);
+        }
+        if (keys.size() != points.size())
+            continue;
+        std::stable_sort(keys.begin(), keys.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<Point> sorted;
+        sorted.reserve(points.size());
+        for (const auto& k : keys)
+            sorted.push_back(std::move(points[k.second]));
+        points = std::move(sorted);
+        return;
     }
-    std::stable_sort(keys.begin(), keys.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<Point> sorted;
-    sorted.reserve(points.size());
-    for (const auto& k : keys)
-        sorted.push_back(std::move(points[k.second]));
-    points = std::move(sorted);
 }
 
 double slice_median(const std::vector<double>& y, std::size_t b, std::size_t e) {
@@ -220,6 +231,12 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
             " (last before: " + cp.last_before + ", p " +
             (cp.p_value < 1e-6 ? std::string("< 1e-6") : "= " + util::format_fixed(cp.p_value, 6)) +
             ")";
+        const std::size_t k = r.segments.size();
+        if (k >= 3 &&
+            std::fabs(relative(r.segments[k - 3].level, cp.new_level)) < options.threshold)
+            r.reason += "; this is a recovery to the level before " +
+                        r.change_points[k - 3].first_after + " (" +
+                        number(r.segments[k - 3].level) + ")";
     } else {
         r.verdict = Verdict::no_regression;
         r.reason = "no level shift of at least " + percent(options.threshold).substr(1) + " over " +

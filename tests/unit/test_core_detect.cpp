@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -86,6 +87,9 @@ TEST_CASE("a dip of two points that recovers is found", "[core][detect]") {
     CHECK(r.change_points[0].kind == ChangeKind::regression);
     CHECK(r.change_points[1].first_after == "p022");
     CHECK(r.change_points[1].kind == ChangeKind::improvement);
+    // The latest level is better than the dip: an improvement, explained as a recovery.
+    CHECK(r.verdict == Verdict::improvement);
+    CHECK_THAT(r.reason, Catch::Contains("recovery to the level before p020"));
 }
 
 TEST_CASE("steps below the threshold are not reported", "[core][detect]") {
@@ -236,4 +240,21 @@ TEST_CASE("repeats of one label are pooled and date labels are ordered", "[core]
     CHECK(r.change_points[0].last_before == "2023-08-10");
     CHECK(r.change_points[0].first_after == "2023-08-11");
     CHECK(r.verdict == Verdict::regression);
+}
+
+TEST_CASE("without date labels, timestamps order the points", "[core][detect]") {
+    auto s = series(steps({{15, 100}, {15, 90}}), 0.002, 15);
+    for (size_t i = 0; i < s.size(); ++i) {
+        s[i].label = "run-" + std::to_string(100 - i); // labels say nothing about time
+        s[i].timestamp =
+            "2023-08-10T10:" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ":00Z";
+    }
+    std::reverse(s.begin(), s.end()); // the file lists the newest first
+    auto r = detect(s);
+    REQUIRE(r.change_points.size() == 1);
+    CHECK(r.change_points[0].last_before == "run-86");
+    CHECK(r.change_points[0].first_after == "run-85");
+    CHECK(r.verdict == Verdict::regression);
+    s[3].timestamp.clear(); // one point without a time: file order
+    CHECK(detect(s).verdict == Verdict::improvement);
 }

@@ -14,8 +14,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace perfsweep::adapters {
 
@@ -93,10 +91,27 @@ ports::HistoryLoad JsonlHistoryStore::load() {
         return {};
     if (std::filesystem::is_directory(m_path, ec))
         throw_usage("history '" + m_path + "' is a directory; expected a JSON Lines file");
-    std::ifstream in(m_path, std::ios::binary);
-    if (!in)
+    // A shared lock: an append in progress is never mistaken for a torn line.
+    Fd f;
+    f.fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f.fd < 0)
         throw_infra("cannot read history '" + m_path + "': " + std::strerror(errno));
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    while (::flock(f.fd, LOCK_SH) != 0) {
+        if (errno != EINTR)
+            throw_infra("cannot lock history '" + m_path + "': " + std::strerror(errno));
+    }
+    std::string text;
+    char buf[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(f.fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw_infra("cannot read history '" + m_path + "': " + std::strerror(errno));
+        if (n == 0)
+            break;
+        text.append(buf, static_cast<std::size_t>(n));
+    }
     return parse_history_jsonl(text, m_path);
 }
 
