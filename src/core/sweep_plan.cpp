@@ -415,8 +415,9 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
                           : BoundaryKind::regression;
         r.boundaries.push_back(bd);
     }
-    // Levels: median of the point medians of each segment between decided boundaries.
-    std::vector<std::size_t> cuts; // index into ok of each boundary's first_after
+    // Levels: median of the point medians of each segment between boundaries (robust to one
+    // outlying date). A decided boundary whose levels differ by less than min_change/2 was an
+    // outlier, not a change of level: drop it (smallest first) and recompute the neighbours.
     auto seg_level = [&](std::size_t from, std::size_t to) { // ok points with index in [from, to]
         std::vector<double> meds;
         for (std::size_t i : ok)
@@ -424,15 +425,30 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
                 meds.push_back(median(m_points[i].values));
         return median(meds);
     };
-    for (std::size_t k = 0; k < r.boundaries.size(); ++k) {
-        auto& bd = r.boundaries[k];
-        const std::size_t lo = k == 0 ? 0 : r.boundaries[k - 1].first_after;
-        const std::size_t hi =
-            k + 1 < r.boundaries.size() ? r.boundaries[k + 1].last_before : m_points.size() - 1;
-        bd.old_level = seg_level(lo, bd.last_before);
-        bd.new_level = seg_level(bd.first_after, hi);
-        if (bd.old_level != 0)
-            bd.relative_change = (bd.new_level - bd.old_level) / std::fabs(bd.old_level);
+    for (;;) {
+        std::size_t weakest = r.boundaries.size();
+        for (std::size_t k = 0; k < r.boundaries.size(); ++k) {
+            auto& bd = r.boundaries[k];
+            const std::size_t lo = k == 0 ? 0 : r.boundaries[k - 1].first_after;
+            const std::size_t hi =
+                k + 1 < r.boundaries.size() ? r.boundaries[k + 1].last_before : m_points.size() - 1;
+            bd.old_level = seg_level(lo, bd.last_before);
+            bd.new_level = seg_level(bd.first_after, hi);
+            if (bd.old_level != 0)
+                bd.relative_change = (bd.new_level - bd.old_level) / std::fabs(bd.old_level);
+            if (bd.kind == BoundaryKind::unknown)
+                continue;
+            bd.kind = is_better(m_options.direction, bd.new_level, bd.old_level)
+                          ? BoundaryKind::improvement
+                          : BoundaryKind::regression;
+            if (std::fabs(bd.relative_change) < m_options.min_change / 2 &&
+                (weakest == r.boundaries.size() ||
+                 std::fabs(bd.relative_change) < std::fabs(r.boundaries[weakest].relative_change)))
+                weakest = k;
+        }
+        if (weakest == r.boundaries.size())
+            break;
+        r.boundaries.erase(r.boundaries.begin() + static_cast<std::ptrdiff_t>(weakest));
     }
     return r;
 }

@@ -205,3 +205,17 @@ TEST_CASE("parallel rounds propose several points and still find everything", "[
         CHECK(c.invented == 0);
     }
 }
+
+TEST_CASE("kind follows the metric direction", "[core][sweep]") {
+    auto s = make("latency_up", 30, 0.004, {{12, 1.08}});
+    s.direction = Direction::lower_is_better; // e.g. seconds: higher is worse
+    auto r = simulate_sweep(s, SweepOptions{}, 5);
+    REQUIRE(r.boundaries.size() == 1);
+    CHECK(r.boundaries[0].kind == BoundaryKind::regression);
+    CHECK(r.boundaries[0].first_after == 12);
+    s.direction = Direction::higher_is_better;
+    r = simulate_sweep(s, SweepOptions{}, 5);
+    REQUIRE(r.boundaries.size() == 1);
+    CHECK(r.boundaries[0].kind == BoundaryKind::improvement);
+    CHECK(r.boundaries[0].relative_change == Approx(0.08).margin(0.01));
+}
