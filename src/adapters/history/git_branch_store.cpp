@@ -425,6 +425,7 @@ void GitBranchStore::append(const std::vector<core::Measurement>& records) {
             return;
         }
         // Another writer got there first: back off with jitter, then re-apply on the new tip.
+        ++m_reapplied;
         std::uniform_int_distribution<int> ms(1, 10 * std::min(attempt, 10));
         std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
     }
