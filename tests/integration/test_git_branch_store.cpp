@@ -4,9 +4,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <map>
 #include <string>
 
@@ -176,4 +180,107 @@ TEST_CASE("the fetch/commit/push path (private bare cache) keeps every writer's 
     CHECK(load.records[9].label == "B-4");
     CHECK(run_command({"git", "-C", bare, "rev-list", "--count", "perfsweep-data"}).out == "10\n");
     CHECK(a.describe().find("tok-secret") == std::string::npos);
+}
+
+namespace {
+
+/// A free loopback TCP port (bound and released; a tiny race is acceptable in tests).
+int free_port() {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    const int port = ntohs(a.sin_port);
+    close(fd);
+    return port;
+}
+
+} // namespace
+
+TEST_CASE("two processes pushing through a real git server: rejected pushes are re-applied",
+          "[git_history][concurrency]") {
+    // `git daemon` with receive-pack is a real git server that refuses non-fast-forward pushes,
+    // like GitHub; the store takes its network path (cache, fetch, push, retry on rejection).
+    if (run_command({"git", "daemon", "--help"}).exit_code != 0 &&
+        run_command({"sh", "-c", "test -x \"$(git --exec-path)/git-daemon\""}).exit_code != 0) {
+        WARN("git daemon is not available: skipping");
+        return;
+    }
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    REQUIRE(run_command({"git", "-C", bare, "config", "receive.denyNonFastForwards", "true"})
+                .exit_code == 0);
+    const int port = free_port();
+    const pid_t daemon = fork();
+    REQUIRE(daemon >= 0);
+    if (daemon == 0) {
+        const std::string base = "--base-path=" + dir.path().string();
+        const std::string port_arg = "--port=" + std::to_string(port);
+        execlp("git", "git", "daemon", "--export-all", "--enable=receive-pack",
+               "--listen=127.0.0.1", port_arg.c_str(), "--reuseaddr", base.c_str(),
+               dir.path().c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    struct Stop {
+        pid_t pid;
+        ~Stop() {
+            kill(pid, SIGTERM);
+            waitpid(pid, nullptr, 0);
+        }
+    } stop{daemon};
+    const std::string url = "git://127.0.0.1:" + std::to_string(port) + "/data.git";
+    for (int i = 0; i < 100 && run_command({"git", "ls-remote", url}).exit_code != 0; ++i)
+        usleep(50000);
+
+    adapters::GitHistorySpec spec;
+    spec.branch = "perfsweep-data";
+    spec.remote_url = url;
+    std::vector<pid_t> kids;
+    for (const std::string writer : {"A", "B"}) {
+        const pid_t pid = fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            int code = 0;
+            try {
+                adapters::GitStoreOptions opt;
+                opt.cache_dir = dir.file("cache-" + writer);
+                opt.max_attempts = 200;
+                adapters::GitBranchStore store(spec, opt);
+                for (int i = 0; i < 15; ++i)
+                    store.append({rec(writer, i)});
+                write_file(dir.file("reapplied-" + writer), std::to_string(store.reapplied()));
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "writer %s: %s\n", writer.c_str(), e.what());
+                code = 1;
+            }
+            _exit(code);
+        }
+        kids.push_back(pid);
+    }
+    for (pid_t pid : kids) {
+        int status = 0;
+        REQUIRE(waitpid(pid, &status, 0) == pid);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+    }
+    adapters::GitStoreOptions opt;
+    opt.cache_dir = dir.file("cache-reader");
+    adapters::GitBranchStore reader(spec, opt);
+    const auto load = reader.load();
+    REQUIRE(load.records.size() == 30);
+    std::map<std::string, int> next;
+    for (const auto& m : load.records) {
+        const std::string w = m.label.substr(0, 1);
+        CHECK(m.label == w + "-" + std::to_string(next[w]));
+        ++next[w];
+    }
+    CHECK(run_command({"git", "-C", bare, "rev-list", "--count", "perfsweep-data"}).out == "30\n");
+    const int reapplied = std::stoi(read_file(dir.file("reapplied-A"))) +
+                          std::stoi(read_file(dir.file("reapplied-B")));
+    // Usually > 0; 0 only if the scheduler happened to serialise the writers completely.
+    WARN("pushes rejected and re-applied: " << reapplied);
 }

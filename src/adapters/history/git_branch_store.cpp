@@ -270,8 +270,13 @@ struct GitBranchStore::Impl {
 
     RemotePtr remote() const {
         git_remote* r = nullptr;
-        check(git_remote_create_anonymous(&r, repo.get(), remote_url.c_str()),
-              "opening the remote");
+        git_remote_create_options ro;
+        git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+        ro.repository = repo.get();
+        // Explicit URL: no url.*.insteadOf rewriting (which also leaks in libgit2 1.5's regex
+        // code).
+        ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+        check(git_remote_create_with_opts(&r, remote_url.c_str(), &ro), "opening the remote");
         return RemotePtr(r);
     }
 
@@ -420,6 +425,7 @@ void GitBranchStore::append(const std::vector<core::Measurement>& records) {
             return;
         }
         // Another writer got there first: back off with jitter, then re-apply on the new tip.
+        ++m_reapplied;
         std::uniform_int_distribution<int> ms(1, 10 * std::min(attempt, 10));
         std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
     }

@@ -47,11 +47,14 @@ public:
     void append(const std::vector<core::Measurement>& records) override;
     /// "git:BRANCH" or "git+URL#BRANCH" without credentials.
     std::string describe() const override;
+    /// How many times an append was re-applied because another writer moved the branch first.
+    int reapplied() const { return m_reapplied; }
 
     struct Impl;
 
 private:
     std::unique_ptr<Impl> m_impl;
+    int m_reapplied = 0;
 };
 
 } // namespace perfsweep::adapters
