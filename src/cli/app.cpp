@@ -14,6 +14,9 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     CLI::App app{"perfsweep: find the commit that made a GPU benchmark slower", "perfsweep"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "perfsweep 0.1.0");
+    // A TOML config file; options of a subcommand go in a [subcommand] section (CLI11 reads
+    // config files on the main app only).
+    app.set_config("--config", "", "TOML config file ([investigate] section, ...)");
     add_version(app, ctx);
     add_demo_bench(app, ctx);
     add_record(app, ctx);
@@ -24,6 +27,8 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_hourly(app, ctx);
     add_report(app, ctx);
     add_comment(app, ctx);
+    add_investigate(app, ctx);
+    add_demo(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -40,5 +40,9 @@ void add_hourly(CLI::App& app, Context& ctx);
 void add_report(CLI::App& app, Context& ctx);
 /// Register `perfsweep comment`.
 void add_comment(CLI::App& app, Context& ctx);
+/// Register `perfsweep investigate`.
+void add_investigate(CLI::App& app, Context& ctx);
+/// Register `perfsweep demo`.
+void add_demo(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

@@ -1,0 +1,329 @@
+#include "app/investigate.hpp"
+
+#include "app/run_point.hpp"
+#include "report/markdown.hpp"
+#include "util/error.hpp"
+#include "util/exit_codes.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace perfsweep::app {
+
+namespace {
+
+std::string verdict_word(core::Verdict v) {
+    switch (v) {
+    case core::Verdict::regression: return "regression";
+    case core::Verdict::improvement: return "improvement";
+    case core::Verdict::no_regression: return "no_regression";
+    case core::Verdict::inconclusive: return "inconclusive";
+    }
+    return "inconclusive";
+}
+
+std::string strip(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+std::string short_sha(const std::string& sha) { return sha.substr(0, 12); }
+
+std::string commits_text(const std::map<std::string, std::string>& commits) {
+    std::string s;
+    for (const auto& [name, sha] : commits)
+        s += (s.empty() ? "" : " ") + name + "@" + short_sha(sha);
+    return s;
+}
+
+// The regression boundary of a daily sweep to narrow further: the largest decided regression.
+const core::Boundary* pick_boundary(const core::DailyResult& d) {
+    const core::Boundary* best = nullptr;
+    for (const auto& b : d.sweep.boundaries)
+        if (b.kind == core::BoundaryKind::regression &&
+            (!best || std::fabs(b.relative_change) > std::fabs(best->relative_change)))
+            best = &b;
+    return best;
+}
+
+// The recorded source commits of a daily point (any of its measurements that carries them).
+std::map<std::string, std::string> point_commits(const core::DailyResult& d, std::size_t i) {
+    if (i < d.measurements.size())
+        for (auto it = d.measurements[i].rbegin(); it != d.measurements[i].rend(); ++it)
+            if (!it->commits.empty())
+                return it->commits;
+    return {};
+}
+
+} // namespace
+
+InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& a) {
+    if (o.history.empty())
+        throw_usage("investigate: --history is required (a JSON Lines file or git:BRANCH)");
+    if (o.narrow != "latest" && o.narrow != "all")
+        throw_usage("--narrow '" + o.narrow + "': expected latest or all");
+    if (!a.make_runner || !a.open_history || !a.measurement_json || !a.daily_json ||
+        !a.detect_to_json || !a.parse_report_input)
+        throw_infra("investigate: this build lacks a runner, history or JSON adapter");
+    auto& progress = *a.progress;
+    auto& files = *a.files;
+    const double started = a.clock->now();
+    InvestigateResult res;
+    auto sub_state = [&](const std::string& name) {
+        return o.state_dir.empty() ? std::string() : o.state_dir + "/" + name;
+    };
+    auto history = a.open_history(o.history);
+    const MeasurementCodec codec{a.measurement_json, a.measurement_from_json};
+
+    std::unique_ptr<ports::BuildingRunner> runner, probe;
+    auto daily_runners = [&] {
+        if (runner)
+            return;
+        runner = a.make_runner(o.daily_runner);
+        if (!o.commits_probe.empty()) {
+            auto pc = o.daily_runner;
+            pc.test_command = o.commits_probe;
+            pc.warmup = 0;
+            pc.logs_dir = o.daily_runner.logs_dir + "/probe";
+            probe = a.make_runner(pc);
+        }
+    };
+    auto daily_options = [&](const std::string& from, const std::string& to,
+                             const std::string& name) {
+        DailyOptions d = o.daily;
+        d.from = from;
+        d.to = to;
+        d.benchmark = o.daily_runner.benchmark;
+        d.state_dir = sub_state(name);
+        d.identity = "stage=" + name + "\nimage=" + o.daily_runner.image +
+                     "\ntest=" + o.daily_runner.test_command +
+                     "\nrepeats=" + std::to_string(d.sweep.repeats) + "\n";
+        return d;
+    };
+
+    // 1. Today's point (as the nightly job records it), with its build's commits.
+    if (!o.record_date.empty()) {
+        if (!util::parse_date(o.record_date))
+            throw_usage("--record '" + o.record_date + "': expected a date YYYY-MM-DD");
+        progress.line("== record: nightly " + o.record_date + " into " + history->describe());
+        daily_runners();
+        auto d = daily_options(o.record_date, o.record_date, "record-" + o.record_date);
+        d.sweep.strategy = core::SweepStrategy::exhaustive;
+        run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec);
+    }
+
+    // 2. Detect against the whole history.
+    progress.line("== detect: " + history->describe());
+    DetectRequest dr;
+    dr.history = o.history;
+    dr.benchmark = o.daily_runner.benchmark;
+    dr.metric = o.daily_runner.metric;
+    dr.direction = o.daily_runner.direction;
+    dr.options.threshold = o.threshold;
+    res.detect = run_detect(dr, a);
+    for (const auto& w : res.detect.warnings)
+        progress.line("warning: " + w);
+    const auto& det = res.detect.result;
+    res.verdict = verdict_word(det.verdict);
+    progress.line("detect: " + res.verdict + " — " + det.reason);
+
+    // 3. Narrow: the window(s) detect found, or the explicit --from/--to range.
+    struct Window {
+        std::string from, to;
+        bool explicit_range;
+    };
+    std::vector<Window> windows;
+    std::vector<const core::ChangePoint*> todo;
+    if (!o.from.empty() || !o.to.empty()) {
+        if (!util::parse_date(o.from) || !util::parse_date(o.to) || o.to < o.from)
+            throw_usage("--from/--to '" + o.from + "'/'" + o.to +
+                        "': expected two dates YYYY-MM-DD, --from not after --to");
+        windows.push_back({o.from, o.to, true});
+    } else if (det.verdict == core::Verdict::regression) {
+        for (auto it = det.change_points.rbegin(); it != det.change_points.rend(); ++it)
+            if (it->kind == core::ChangeKind::regression) {
+                todo.push_back(&*it);
+                if (o.narrow == "latest")
+                    break;
+            }
+        for (const auto* cp : todo) {
+            if (!util::parse_date(cp->last_before) || !util::parse_date(cp->first_after)) {
+                progress.line("cannot narrow " + cp->last_before + " → " + cp->first_after +
+                              ": labels are not nightly dates (YYYY-MM-DD)");
+                continue;
+            }
+            windows.push_back({cp->last_before, cp->first_after, false});
+        }
+    }
+    std::unique_ptr<ports::BuildingRunner> source_runner;
+    for (const auto& w : windows) {
+        progress.line("== daily: " + w.from + " → " + w.to);
+        daily_runners();
+        auto d = daily_options(w.from, w.to, "daily-" + w.from + "-" + w.to);
+        auto daily = run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(),
+                               codec);
+        daily.image = o.daily_runner.image;
+        if (daily.metric.empty()) {
+            daily.metric = o.daily_runner.metric;
+            daily.unit = o.daily_runner.unit.empty() ? o.daily_runner.metric : o.daily_runner.unit;
+        }
+        // Which boundaries to narrow: the largest regression in a detect window; in an explicit
+        // range the latest regression (or every one with --narrow all), latest first.
+        std::vector<const core::Boundary*> bounds;
+        if (!w.explicit_range) {
+            if (const auto* b = pick_boundary(daily))
+                bounds.push_back(b);
+        } else {
+            for (auto it = daily.sweep.boundaries.rbegin(); it != daily.sweep.boundaries.rend();
+                 ++it)
+                if (it->kind == core::BoundaryKind::regression) {
+                    bounds.push_back(&*it);
+                    if (o.narrow == "latest")
+                        break;
+                }
+        }
+        res.daily.push_back(daily);
+        const auto& dref = res.daily.back();
+        if (bounds.empty())
+            progress.line("daily: no decided regression boundary between " + w.from + " and " +
+                          w.to);
+        for (const auto* b : bounds) {
+            const std::string good_label = dref.sweep.points[b->last_before].label;
+            const std::string bad_label = dref.sweep.points[b->first_after].label;
+            if (res.outputs.find("last-good") == res.outputs.end()) {
+                res.outputs["last-good"] = good_label;
+                res.outputs["first-bad"] = bad_label;
+                res.outputs["relative-change"] = util::format_fixed(b->relative_change, 4);
+            }
+            if (!o.hourly || o.hourly_options.repos.empty())
+                continue;
+            auto good = point_commits(dref, b->last_before);
+            auto bad = point_commits(dref, b->first_after);
+            HourlyOptions h = o.hourly_options;
+            bool have_all = true;
+            for (const auto& r : h.repos) {
+                if (!good.count(r.name) || !bad.count(r.name)) {
+                    progress.line("hourly skipped: nightlies " + good_label + " and " + bad_label +
+                                  " carry no recorded commit for repo '" + r.name +
+                                  "' (set --commits-probe)");
+                    have_all = false;
+                    break;
+                }
+                h.good_commits[r.name] = good.at(r.name);
+                h.bad_commits[r.name] = bad.at(r.name);
+            }
+            if (!have_all)
+                continue;
+            progress.line("== hourly: " + commits_text(h.good_commits) + " → " +
+                          commits_text(h.bad_commits));
+            h.state_dir = sub_state("hourly-" + good_label + "-" + bad_label);
+            h.settings_key = "build=" + o.hourly_runner.build_command +
+                             " test=" + o.hourly_runner.test_command +
+                             " repeats=" + std::to_string(h.repeats);
+            h.direction = o.hourly_runner.direction;
+            // The source states are rebuilt inside the last good nightly's environment.
+            auto rc = o.hourly_runner;
+            for (const auto& [ph, v] :
+                 {std::pair<std::string, std::string>{"{date}", good_label},
+                  {"{yyyy}", good_label.substr(0, 4)},
+                  {"{mm}", good_label.substr(5, 2)},
+                  {"{dd}", good_label.substr(8, 2)}})
+                rc.image = util::replace_all(rc.image, ph, v);
+            source_runner = a.make_runner(rc);
+            HourlyPorts hp;
+            hp.open_repo = a.open_source_repo;
+            hp.builder = source_runner.get();
+            hp.runner = source_runner.get();
+            hp.files = a.files;
+            hp.clock = a.clock;
+            hp.progress = a.progress;
+            auto hourly = run_hourly(h, hp);
+            source_runner.reset(); // a kept container is stopped and removed here
+            if (hourly.metric.empty())
+                hourly.metric = o.hourly_runner.metric;
+            res.hourly.push_back(std::move(hourly));
+        }
+    }
+
+    // 4. Report: one combined result (latest regression), rendered once.
+    std::string json = "{\"kind\":\"investigate\",\"detect\":" + strip(a.detect_to_json(det));
+    if (!res.daily.empty())
+        json += ",\"daily\":" + strip(a.daily_json(res.daily.front()));
+    if (!res.hourly.empty() && a.hourly_json)
+        json += ",\"hourly\":" + strip(a.hourly_json(res.hourly.front()));
+    json += "}\n";
+    files.make_dirs(o.out_dir);
+    res.result_path = o.out_dir + "/result.json";
+    res.report_path = o.out_dir + "/report.md";
+    files.write_atomic(res.result_path, json);
+    auto input = a.parse_report_input(json, res.result_path);
+    if (!o.reproduce.empty())
+        input.reproduce.push_back(o.reproduce);
+    long long runs = 0, builds = 0;
+    for (const auto& d : res.daily)
+        runs += d.sweep.runs;
+    for (const auto& h : res.hourly) {
+        runs += h.runs;
+        builds += h.builds;
+    }
+    input.budget.runs = runs;
+    input.budget.builds = builds;
+    input.budget.seconds = a.clock->now() - started;
+    report::MarkdownOptions mo;
+    mo.key = o.key;
+    res.markdown = report::render_markdown(input, mo);
+    files.write_atomic(res.report_path, res.markdown);
+    res.summary = report::verdict_sentence(input);
+
+    // 5. Outputs, summary, annotations, comment.
+    res.outputs["verdict"] = res.verdict;
+    res.outputs["report-path"] = res.report_path;
+    res.outputs["result-path"] = res.result_path;
+    if (!todo.empty() && res.outputs.find("last-good") == res.outputs.end()) {
+        res.outputs["relative-change"] = util::format_fixed(todo.front()->relative_change, 4);
+        res.outputs["last-good"] = todo.front()->last_before;
+        res.outputs["first-bad"] = todo.front()->first_after;
+    }
+    if (!res.hourly.empty()) {
+        const auto& h = res.hourly.front();
+        if (h.last_good && h.first_bad)
+            res.outputs["window"] = util::format_iso8601(h.last_good->time) + " " +
+                                    commits_text(h.last_good->commits) + " .. " +
+                                    util::format_iso8601(h.first_bad->time) + " " +
+                                    commits_text(h.first_bad->commits);
+        if (h.culprit)
+            res.outputs["culprit"] = h.culprit->repo + "@" + h.culprit->commit.sha;
+    }
+    if (a.actions) {
+        publish_outputs(*a.actions, res.outputs);
+        append_summary(*a.actions, res.markdown);
+        if (det.verdict == core::Verdict::regression)
+            annotate(*a.actions, "error", "perfsweep: " + det.metric + " regression", res.summary);
+        else if (det.verdict == core::Verdict::inconclusive)
+            annotate(*a.actions, "warning", "perfsweep: inconclusive", det.reason);
+    }
+    if (o.comment && det.verdict == core::Verdict::regression) {
+        if (!a.open_code_host)
+            throw_infra("investigate: no code host adapter in this build");
+        auto host = a.open_code_host(o.token_env);
+        CommentRequest req = *o.comment;
+        req.body = res.markdown;
+        req.key = o.key;
+        const auto posted = post_sticky_comment(*host, req);
+        progress.line("comment " + posted.action + ": " + posted.url);
+        res.outputs["comment-url"] = posted.url;
+    }
+
+    if (det.verdict == core::Verdict::regression)
+        res.exit_code = o.fail_on_regression ? exit_regression : exit_ok;
+    else if (det.verdict == core::Verdict::inconclusive)
+        res.exit_code = exit_inconclusive;
+    else
+        res.exit_code = exit_ok;
+    return res;
+}
+
+} // namespace perfsweep::app

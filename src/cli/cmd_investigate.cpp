@@ -1,0 +1,198 @@
+#include "app/detect.hpp"
+#include "app/investigate.hpp"
+#include "cli/context.hpp"
+#include "core/sweep_plan.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace perfsweep::cli {
+
+namespace {
+
+struct InvestigateFlags {
+    app::InvestigateOptions o;
+    std::string threshold = "0.02", direction = "higher", timeout = "30m", gpus, strategy = "adaptive";
+    std::string hourly_strategy = "adaptive", step = "1h", max_time, ref = "origin/main";
+    std::string hourly_test, comment_repo, new_issue;
+    std::vector<std::string> repos, env, labels;
+    long long pr = 0, issue = 0;
+    int hourly_repeats = 0;
+    bool comment = false;
+};
+
+std::pair<std::string, std::string> name_value(const std::string& s, const std::string& flag) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
+        throw_usage(flag + " '" + s + "': expected NAME=VALUE");
+    return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+void execute(InvestigateFlags& f, Context& ctx) {
+    auto& o = f.o;
+    o.threshold = app::parse_threshold(f.threshold);
+    const auto dir = core::parse_direction(f.direction);
+    if (!dir)
+        throw_usage("--direction '" + f.direction + "': expected higher or lower");
+    auto& d = o.daily_runner;
+    d.direction = *dir;
+    const auto timeout = util::parse_duration(f.timeout);
+    if (!timeout)
+        throw_usage("--timeout '" + f.timeout + "': expected a duration such as 90s, 30m or 2h");
+    d.timeout_s = static_cast<double>(*timeout);
+    if (!f.gpus.empty())
+        for (const auto& g : util::split(f.gpus, ','))
+            d.gpus.emplace_back(util::trim(g));
+    for (const auto& kv : f.env) {
+        auto [k, v] = name_value(kv, "--env");
+        d.env[k] = v;
+    }
+    if (d.benchmark.empty())
+        d.benchmark = d.test_command;
+    const auto strategy = core::parse_strategy(f.strategy);
+    if (!strategy)
+        throw_usage("--strategy '" + f.strategy + "': expected exhaustive, adaptive or bisect");
+    o.daily.sweep.strategy = *strategy;
+    o.daily.sweep.max_repeats = std::max(o.daily.sweep.max_repeats, o.daily.sweep.repeats);
+    o.daily.sweep.direction = *dir;
+    o.daily.sweep.min_change = o.threshold;
+    if (!f.max_time.empty()) {
+        const auto t = util::parse_duration(f.max_time);
+        if (!t)
+            throw_usage("--max-time '" + f.max_time + "': expected a duration such as 4h");
+        o.daily.max_time_s = static_cast<double>(*t);
+        o.hourly_options.max_time = static_cast<double>(*t);
+    }
+    for (const auto& r : f.repos) {
+        auto [name, path] = name_value(r, "--repo");
+        o.hourly_options.repos.push_back({name, path, f.ref});
+    }
+    const auto step = util::parse_duration(f.step);
+    if (!step)
+        throw_usage("--step '" + f.step + "': expected a duration such as 1h, 30m or 2h");
+    o.hourly_options.step = *step;
+    if (f.hourly_strategy != "adaptive" && f.hourly_strategy != "sequential")
+        throw_usage("--hourly-strategy '" + f.hourly_strategy + "': expected adaptive or sequential");
+    o.hourly_options.strategy = f.hourly_strategy;
+    o.hourly_options.repeats = f.hourly_repeats > 0 ? f.hourly_repeats : o.daily.sweep.repeats;
+    o.hourly_options.direction = *dir;
+    auto& h = o.hourly_runner;
+    h = d;
+    h.test_command = f.hourly_test.empty() ? d.test_command : f.hourly_test;
+    h.kept_container = d.runtime == "docker" || d.runtime == "podman";
+    if (h.kept_container)
+        for (const auto& r : o.hourly_options.repos)
+            h.mounts.push_back(r.path + ":" + r.path);
+    if (!o.hourly_options.repos.empty() && h.build_command.empty())
+        throw_usage("investigate: --repo needs --build (the command that rebuilds the sources)");
+    if (f.comment) {
+        app::CommentRequest req;
+        req.repo = f.comment_repo;
+        if (req.repo.empty()) {
+            const char* env_repo = std::getenv("GITHUB_REPOSITORY");
+            req.repo = env_repo ? env_repo : "";
+        }
+        if (req.repo.empty())
+            throw_usage("--comment: name the repository with --comment-repo OWNER/NAME "
+                        "(or run inside GitHub Actions)");
+        if (f.pr > 0)
+            req.number = f.pr;
+        else if (f.issue > 0)
+            req.number = f.issue;
+        req.new_issue_title = f.new_issue;
+        req.labels = f.labels;
+        if (!req.number && req.new_issue_title.empty()) {
+            if (!ctx.adapters.actions)
+                throw_usage("--comment: give --pr, --issue or --new-issue");
+            const auto t = ctx.adapters.actions->event_target();
+            if (!t.number)
+                throw_usage("--comment: no --pr, --issue or --new-issue, and " + t.why_none);
+            req.number = t.number;
+        }
+        o.comment = req;
+    }
+    const auto r = app::run_investigate(o, ctx.adapters);
+    std::printf("%s\n", r.markdown.c_str());
+    std::fflush(stdout);
+    ctx.adapters.progress->line("report: " + r.report_path + "  result: " + r.result_path);
+    ctx.exit_code = r.exit_code;
+}
+
+} // namespace
+
+void add_investigate(CLI::App& app, Context& ctx) {
+    auto f = std::make_shared<InvestigateFlags>();
+    auto* cmd = app.add_subcommand(
+        "investigate", "The whole pipeline: record (optional) → detect → daily → hourly → commit → "
+                       "report → comment");
+    auto& o = f->o;
+    auto& d = o.daily_runner;
+    cmd->add_option("--history", o.history, "History (file.jsonl, git:BRANCH, git+URL#BRANCH)")
+        ->required();
+    cmd->add_option("--record", o.record_date, "Record this nightly date first (today's run)");
+    cmd->add_option("--threshold", f->threshold, "Relative change that counts (0.02 or 2%)")
+        ->capture_default_str();
+    cmd->add_option("--from", o.from, "Sweep this date range instead of detect's window");
+    cmd->add_option("--to", o.to, "End of that range");
+    cmd->add_option("--narrow", o.narrow, "latest | all: which regressions to narrow")
+        ->capture_default_str();
+    cmd->add_flag("--fail-on-regression", o.fail_on_regression, "Exit 1 when a regression is found");
+    cmd->add_option("--runtime", d.runtime, "none | docker | podman | slurm")->capture_default_str();
+    cmd->add_option("--image", d.image, "Nightly image template, e.g. ghcr.io/nvidia/jax:nightly-{date}");
+    cmd->add_option("--test", d.test_command, "Benchmark command template")->required();
+    cmd->add_option("--hourly-test", f->hourly_test, "Test command for source states (default --test)");
+    cmd->add_option("--build", o.hourly_runner.build_command, "Rebuild command for source states");
+    cmd->add_option("--benchmark", d.benchmark, "Benchmark name (default: the test command)");
+    cmd->add_option("--metric", d.metric, "Metric name")->capture_default_str();
+    cmd->add_option("--metric-regex", d.metric_regex, "Regex with one capture group");
+    cmd->add_option("--unit", d.unit, "Unit (default: the metric name)");
+    cmd->add_option("--direction", f->direction, "higher | lower")->capture_default_str();
+    cmd->add_option("--repeats", o.daily.sweep.repeats, "Values per point at first")
+        ->capture_default_str();
+    cmd->add_option("--max-repeats", o.daily.sweep.max_repeats, "Cap for undecided points")
+        ->capture_default_str();
+    cmd->add_option("--strategy", f->strategy, "Daily: exhaustive | adaptive | bisect")
+        ->capture_default_str();
+    cmd->add_option("--min-span", o.daily.sweep.min_span, "Daily: shortest level to catch (days)")
+        ->capture_default_str();
+    cmd->add_option("--max-runs", o.daily.sweep.max_runs, "Daily run budget (0 = none)");
+    cmd->add_option("--max-builds", o.hourly_options.max_builds, "Hourly build budget (0 = none)");
+    cmd->add_option("--max-time", f->max_time, "Wall-clock budget per stage (e.g. 6h)");
+    cmd->add_option("--timeout", f->timeout, "Per-run timeout")->capture_default_str();
+    cmd->add_option("--gpus", f->gpus, "GPU pool, e.g. 0,1,2,3");
+    cmd->add_option("--commits-probe", o.commits_probe,
+                    "Command printing a nightly's commits, e.g. cat /opt/manifest.d/git-clone.yaml");
+    cmd->add_option("--mount", d.mounts, "Container mount SRC:DST[:ro] (repeatable)");
+    cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
+    cmd->add_option("--logs", d.logs_dir, "Directory for per-run logs")->capture_default_str();
+    cmd->add_option("--repo", f->repos, "NAME=PATH of a full source clone (repeatable)");
+    cmd->add_option("--ref", f->ref, "Ref whose main line is followed")->capture_default_str();
+    cmd->add_option("--step", f->step, "Hourly grid step")->capture_default_str();
+    cmd->add_option("--hourly-strategy", f->hourly_strategy, "adaptive | sequential")
+        ->capture_default_str();
+    cmd->add_option("--hourly-repeats", f->hourly_repeats, "Values per source state (default --repeats)");
+    cmd->add_flag("--any-parent", o.hourly_options.any_parent,
+                  "States as git rev-list -1 --before=T (default: first-parent main line)");
+    cmd->add_flag("--to-commit", o.hourly_options.to_commit, "Narrow the hour to one commit");
+    cmd->add_option("--state", o.state_dir, "Resumable state directory for every stage");
+    cmd->add_option("--output-dir", o.out_dir, "Where report.md and result.json go")
+        ->capture_default_str();
+    cmd->add_option("--key", o.key, "Sticky comment key")->capture_default_str();
+    cmd->add_flag("--comment", f->comment, "Post the report as a sticky comment on a regression");
+    cmd->add_option("--comment-repo", f->comment_repo, "OWNER/NAME (default $GITHUB_REPOSITORY)");
+    cmd->add_option("--pr", f->pr, "Comment on this pull request");
+    cmd->add_option("--issue", f->issue, "Comment on this issue");
+    cmd->add_option("--new-issue", f->new_issue, "Open (or reuse) an issue with this title");
+    cmd->add_option("--label", f->labels, "Label for --new-issue (repeatable)");
+    cmd->add_option("--token-env", o.token_env, "Variable holding the GitHub token")
+        ->capture_default_str();
+    cmd->callback([f, &ctx] { execute(*f, ctx); });
+}
+
+} // namespace perfsweep::cli
