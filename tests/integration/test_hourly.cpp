@@ -417,3 +417,24 @@ TEST_CASE("hourly --from-result takes the window from a daily JSON result", "[ho
     CHECK(bad.err.find("daily.json") != std::string::npos);
     CHECK(bad.err.find("commit times") != std::string::npos);
 }
+
+TEST_CASE("hourly stops at --max-builds as inconclusive and a rerun continues from the state dir",
+          "[hourly][cli]") {
+    Fixture fx;
+    const auto st = fx.dir.file("st");
+    auto cut = test::run_perfsweep(fx.run_args(
+        {"--from", iso(0), "--to", iso(9), "--json", "--state", st, "--max-builds", "3"}));
+    INFO(cut.out << cut.err);
+    CHECK(cut.exit_code == 4);
+    CHECK(cut.out.find("\"builds\": 3") != std::string::npos);
+    CHECK(cut.out.find("\"budget_exhausted\": true") != std::string::npos);
+    auto rest = test::run_perfsweep(
+        fx.run_args({"--from", iso(0), "--to", iso(9), "--json", "--state", st}));
+    REQUIRE(rest.exit_code == 0);
+    CHECK(json_strings(json_object(json_object(rest.out, "window"), "first_bad"), "time") ==
+          std::vector<std::string>{iso(6)});
+    std::map<std::string, int> done;
+    for (const auto& l : lines_of(fx.dir.file("builds.log")))
+        if (l.rfind("done ", 0) == 0)
+            CHECK(++done[l] == 1); // nothing built twice across the two invocations
+}

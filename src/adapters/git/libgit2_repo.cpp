@@ -35,6 +35,8 @@ using ObjectHandle = Handle<git_object, git_object_free>;
 using WalkHandle = Handle<git_revwalk, git_revwalk_free>;
 using RemoteHandle = Handle<git_remote, git_remote_free>;
 using OdbHandle = Handle<git_odb, git_odb_free>;
+using ReferenceHandle = Handle<git_reference, git_reference_free>;
+using ConfigHandle = Handle<git_config, git_config_free>;
 using OdbObjectHandle = Handle<git_odb_object, git_odb_object_free>;
 
 std::string last_error() {
@@ -223,17 +225,29 @@ public:
     }
 
     std::string remote_url(const std::string& remote) override {
-        RemoteHandle r;
-        if (git_remote_lookup(&r.p, m_repo.p, remote.c_str()) != 0)
+        // Read the config directly: git_remote_lookup in libgit2 1.5 leaks regex match data
+        // while scanning url.*.insteadOf entries.
+        ConfigHandle cfg;
+        if (git_repository_config_snapshot(&cfg.p, m_repo.p) != 0)
             return "";
-        const char* url = git_remote_url(r.p);
-        return url ? url : "";
+        const char* url = nullptr;
+        if (git_config_get_string(&url, cfg.p, ("remote." + remote + ".url").c_str()) != 0 || !url)
+            return "";
+        return url;
     }
 
     void fetch(const std::string& remote, const std::string& token_env) override {
+        const std::string url = remote_url(remote);
+        if (url.empty())
+            throw_usage("repo '" + m_name + "' (" + m_path + "): --fetch needs a remote '" +
+                        remote + "' with a URL");
+        // An anonymous remote with the standard refspec (see remote_url for why no lookup).
         RemoteHandle r;
-        if (git_remote_lookup(&r.p, m_repo.p, remote.c_str()) != 0)
-            fail("find remote '" + remote + "' for --fetch");
+        git_remote_create_options ro = GIT_REMOTE_CREATE_OPTIONS_INIT;
+        ro.repository = m_repo.p;
+        ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+        if (git_remote_create_with_opts(&r.p, url.c_str(), &ro) != 0)
+            fail("set up remote '" + remote + "' for --fetch");
         std::string token;
         if (!token_env.empty())
             if (const char* v = std::getenv(token_env.c_str()))
@@ -241,7 +255,10 @@ public:
         git_fetch_options fo = GIT_FETCH_OPTIONS_INIT;
         fo.callbacks.credentials = credentials_cb;
         fo.callbacks.payload = &token;
-        if (git_remote_fetch(r.p, nullptr, &fo, nullptr) != 0) {
+        std::string spec = "+refs/heads/*:refs/remotes/" + remote + "/*";
+        char* specs[] = {spec.data()};
+        git_strarray refspecs{specs, 1};
+        if (git_remote_fetch(r.p, &refspecs, &fo, nullptr) != 0) {
             std::string msg = last_error();
             if (!token.empty())
                 for (auto pos = msg.find(token); pos != std::string::npos; pos = msg.find(token))
@@ -257,11 +274,30 @@ private:
     }
 
     git_oid resolve_oid(const std::string& ref) {
+        // Full shas and ref names are resolved directly; git_revparse_single in libgit2 1.5 leaks
+        // regex match data for every spec that is not `git describe` output, so it is only the
+        // fallback for other revision syntax (HEAD~3, v1.0^{commit}, short shas, ...).
+        ObjectHandle peeled;
+        git_oid oid;
+        if (ref.size() == GIT_OID_HEXSZ && git_oid_fromstr(&oid, ref.c_str()) == 0) {
+            ObjectHandle obj;
+            if (git_object_lookup(&obj.p, m_repo.p, &oid, GIT_OBJECT_ANY) == 0 &&
+                git_object_peel(&peeled.p, obj.p, GIT_OBJECT_COMMIT) == 0)
+                return *git_object_id(peeled.p);
+            throw_usage("repo '" + m_name + "' (" + m_path + "): unknown commit '" + ref + "'" +
+                        (is_shallow() ? " (the clone is shallow)" : ""));
+        }
+        ReferenceHandle r;
+        if (git_reference_dwim(&r.p, m_repo.p, ref.c_str()) == 0) {
+            if (git_reference_peel(&peeled.p, r.p, GIT_OBJECT_COMMIT) != 0)
+                throw_usage("repo '" + m_name + "' (" + m_path + "): '" + ref +
+                            "' does not name a commit");
+            return *git_object_id(peeled.p);
+        }
         ObjectHandle obj;
         if (git_revparse_single(&obj.p, m_repo.p, ref.c_str()) != 0)
             throw_usage("repo '" + m_name + "' (" + m_path + "): unknown ref or commit '" + ref +
                         "'" + (is_shallow() ? " (the clone is shallow)" : ""));
-        ObjectHandle peeled;
         if (git_object_peel(&peeled.p, obj.p, GIT_OBJECT_COMMIT) != 0)
             throw_usage("repo '" + m_name + "' (" + m_path + "): '" + ref +
                         "' does not name a commit");
