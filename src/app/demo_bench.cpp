@@ -30,7 +30,8 @@ std::string compiler_dir(const DemoBenchSources& s) {
 } // namespace
 
 DemoBenchOutcome demo_bench_measure(ports::Files& files, const DemoBenchSources& src,
-                                    const std::string& label, int repeat) {
+                                    const std::string& label, int repeat,
+                                    unsigned long long nonce) {
     DemoBenchOutcome out;
     if (!src.nightly.empty() && !files.exists(src.nightly)) {
         out.output = "error: no such nightly: " + src.nightly + "\n";
@@ -44,7 +45,8 @@ DemoBenchOutcome demo_bench_measure(ports::Files& files, const DemoBenchSources&
     }
     const auto fw = read_sources(files, framework_dir(src), {"layout.cfg"});
     const auto cc = read_sources(files, compiler_dir(src), {"vector.cfg", "build.cfg"});
-    const double v = core::demo_mlups(fw, cc, label, repeat);
+    const double v =
+        core::demo_mlups(fw, cc, nonce ? label + "#" + std::to_string(nonce) : label, repeat);
     if (v < 0) {
         out.output =
             "error: the sources do not describe a build (layout.cfg / vector.cfg missing)\n";

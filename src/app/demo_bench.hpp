@@ -22,9 +22,11 @@ struct DemoBenchOutcome {
     bool crash = false; ///< end by a real crash (SIGABRT), as a broken nightly does
 };
 
-/// Measure once: prints "MLUPS: <v>" (coloured, like XLB) for run `label`/`repeat`.
+/// Measure once: prints "MLUPS: <v>" (coloured, like XLB); the noise is seeded by `label`,
+/// `repeat` and `nonce` (0 = deterministic).
 DemoBenchOutcome demo_bench_measure(ports::Files& files, const DemoBenchSources& src,
-                                    const std::string& label, int repeat);
+                                    const std::string& label, int repeat,
+                                    unsigned long long nonce = 0);
 
 /// Build step: fails (exit 1) for compiler states whose build is broken.
 DemoBenchOutcome demo_bench_build(ports::Files& files, const DemoBenchSources& src);

@@ -16,10 +16,14 @@ namespace {
 
 std::string verdict_word(core::Verdict v) {
     switch (v) {
-    case core::Verdict::regression: return "regression";
-    case core::Verdict::improvement: return "improvement";
-    case core::Verdict::no_regression: return "no_regression";
-    case core::Verdict::inconclusive: return "inconclusive";
+    case core::Verdict::regression:
+        return "regression";
+    case core::Verdict::improvement:
+        return "improvement";
+    case core::Verdict::no_regression:
+        return "no_regression";
+    case core::Verdict::inconclusive:
+        return "inconclusive";
     }
     return "inconclusive";
 }
@@ -30,7 +34,9 @@ std::string strip(std::string s) {
     return s;
 }
 
-std::string short_sha(const std::string& sha) { return sha.substr(0, 12); }
+std::string short_sha(const std::string& sha) {
+    return sha.substr(0, 12);
+}
 
 std::string commits_text(const std::map<std::string, std::string>& commits) {
     std::string s;
@@ -68,6 +74,10 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     if (!a.make_runner || !a.open_history || !a.measurement_json || !a.daily_json ||
         !a.detect_to_json || !a.parse_report_input)
         throw_infra("investigate: this build lacks a runner, history or JSON adapter");
+    if (!o.from.empty() || !o.to.empty())
+        if (!util::parse_date(o.from) || !util::parse_date(o.to) || o.to < o.from)
+            throw_usage("--from/--to '" + o.from + "'/'" + o.to +
+                        "': expected two dates YYYY-MM-DD, --from not after --to");
     auto& progress = *a.progress;
     auto& files = *a.files;
     const double started = a.clock->now();
@@ -163,8 +173,8 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         progress.line("== daily: " + w.from + " → " + w.to);
         daily_runners();
         auto d = daily_options(w.from, w.to, "daily-" + w.from + "-" + w.to);
-        auto daily = run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(),
-                               codec);
+        auto daily =
+            run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec);
         daily.image = o.daily_runner.image;
         if (daily.metric.empty()) {
             daily.metric = o.daily_runner.metric;
@@ -226,11 +236,10 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             h.direction = o.hourly_runner.direction;
             // The source states are rebuilt inside the last good nightly's environment.
             auto rc = o.hourly_runner;
-            for (const auto& [ph, v] :
-                 {std::pair<std::string, std::string>{"{date}", good_label},
-                  {"{yyyy}", good_label.substr(0, 4)},
-                  {"{mm}", good_label.substr(5, 2)},
-                  {"{dd}", good_label.substr(8, 2)}})
+            for (const auto& [ph, v] : {std::pair<std::string, std::string>{"{date}", good_label},
+                                        {"{yyyy}", good_label.substr(0, 4)},
+                                        {"{mm}", good_label.substr(5, 2)},
+                                        {"{dd}", good_label.substr(8, 2)}})
                 rc.image = util::replace_all(rc.image, ph, v);
             source_runner = a.make_runner(rc);
             HourlyPorts hp;

@@ -18,25 +18,25 @@ namespace perfsweep::app {
 
 /// Everything `perfsweep investigate` (and `perfsweep demo`) was asked to do.
 struct InvestigateOptions {
-    std::string history;                ///< history spec (required)
-    std::string record_date;            ///< record today's nightly at this date first ("" = no)
-    double threshold = 0.02;            ///< detect threshold
-    std::string from;                   ///< with `to`: sweep this date range instead of the
-    std::string to;                     ///< window detect found (e.g. between two releases)
-    std::string narrow = "latest";      ///< latest | all: which regressions to narrow
-    ports::RunnerConfig daily_runner;   ///< image template, test command, runtime, ...
-    std::string commits_probe;          ///< command printing a dated build's commits ("" = none)
-    DailyOptions daily;                 ///< strategy, repeats, budgets (from/to are filled in)
-    bool hourly = true;                 ///< run the hourly stage when repos are given
-    HourlyOptions hourly_options;       ///< repos, step, strategy, to_commit (window filled in)
-    ports::RunnerConfig hourly_runner;  ///< build + test commands for source states
-    std::string state_dir;              ///< resumable state for every stage ("" = none)
+    std::string history;                   ///< history spec (required)
+    std::string record_date;               ///< record today's nightly at this date first ("" = no)
+    double threshold = 0.02;               ///< detect threshold
+    std::string from;                      ///< with `to`: sweep this date range instead of the
+    std::string to;                        ///< window detect found (e.g. between two releases)
+    std::string narrow = "latest";         ///< latest | all: which regressions to narrow
+    ports::RunnerConfig daily_runner;      ///< image template, test command, runtime, ...
+    std::string commits_probe;             ///< command printing a dated build's commits ("" = none)
+    DailyOptions daily;                    ///< strategy, repeats, budgets (from/to are filled in)
+    bool hourly = true;                    ///< run the hourly stage when repos are given
+    HourlyOptions hourly_options;          ///< repos, step, strategy, to_commit (window filled in)
+    ports::RunnerConfig hourly_runner;     ///< build + test commands for source states
+    std::string state_dir;                 ///< resumable state for every stage ("" = none)
     std::string out_dir = "perfsweep-out"; ///< where report.md and result.json are written
-    std::string key = "default";        ///< sticky comment key
+    std::string key = "default";           ///< sticky comment key
     std::optional<CommentRequest> comment; ///< post the report (repo, target) when set
     std::string token_env = "GITHUB_TOKEN";
     bool fail_on_regression = false;
-    std::string reproduce;              ///< the command line, for the report
+    std::string reproduce; ///< the command line, for the report
 };
 
 /// What the pipeline found, stage by stage.
@@ -44,11 +44,11 @@ struct InvestigateResult {
     DetectOutcome detect;
     std::vector<core::DailyResult> daily;   ///< one per narrowed regression, latest first
     std::vector<core::HourlyResult> hourly; ///< one per narrowed daily boundary, latest first
-    std::string verdict;                    ///< regression | improvement | no_regression | inconclusive
-    std::string summary;                    ///< one sentence
-    std::string report_path;                ///< markdown report written
-    std::string result_path;                ///< combined JSON written
-    std::string markdown;                   ///< the report (latest regression)
+    std::string verdict;     ///< regression | improvement | no_regression | inconclusive
+    std::string summary;     ///< one sentence
+    std::string report_path; ///< markdown report written
+    std::string result_path; ///< combined JSON written
+    std::string markdown;    ///< the report (latest regression)
     std::map<std::string, std::string> outputs; ///< step outputs (verdict, window, culprit, ...)
     int exit_code = 0;
 };

@@ -11,8 +11,9 @@ namespace perfsweep::cli {
 void add_demo(CLI::App& app, Context& ctx) {
     auto o = std::make_shared<app::DemoOptions>();
     auto* cmd = app.add_subcommand(
-        "demo", "Offline demo: generate two source repos, nightlies and a simulated benchmark, then "
-                "run the whole pipeline (no GPU, container, network or token needed)");
+        "demo",
+        "Offline demo: generate two source repos, nightlies and a simulated benchmark, then "
+        "run the whole pipeline (no GPU, container, network or token needed)");
     cmd->add_option("--dir,--output-dir", o->dir, "Directory to create (a -2, -3 suffix if taken)")
         ->capture_default_str();
     cmd->callback([&ctx, o] {
@@ -23,8 +24,7 @@ void add_demo(CLI::App& app, Context& ctx) {
         auto culprit = inv.outputs.find("culprit");
         std::printf("culprit: %s\n",
                     culprit == inv.outputs.end() ? "(not found)" : culprit->second.c_str());
-        std::printf("report:  %s\nresult:  %s\n", inv.report_path.c_str(),
-                    inv.result_path.c_str());
+        std::printf("report:  %s\nresult:  %s\n", inv.report_path.c_str(), inv.result_path.c_str());
         std::fflush(stdout);
         ctx.exit_code = culprit == inv.outputs.end() ? exit_inconclusive : exit_ok;
     });

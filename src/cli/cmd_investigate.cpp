@@ -18,7 +18,8 @@ namespace {
 
 struct InvestigateFlags {
     app::InvestigateOptions o;
-    std::string threshold = "0.02", direction = "higher", timeout = "30m", gpus, strategy = "adaptive";
+    std::string threshold = "0.02", direction = "higher", timeout = "30m", gpus,
+                strategy = "adaptive";
     std::string hourly_strategy = "adaptive", step = "1h", max_time, ref = "origin/main";
     std::string hourly_test, comment_repo, new_issue;
     std::vector<std::string> repos, env, labels;
@@ -78,12 +79,15 @@ void execute(InvestigateFlags& f, Context& ctx) {
         throw_usage("--step '" + f.step + "': expected a duration such as 1h, 30m or 2h");
     o.hourly_options.step = *step;
     if (f.hourly_strategy != "adaptive" && f.hourly_strategy != "sequential")
-        throw_usage("--hourly-strategy '" + f.hourly_strategy + "': expected adaptive or sequential");
+        throw_usage("--hourly-strategy '" + f.hourly_strategy +
+                    "': expected adaptive or sequential");
     o.hourly_options.strategy = f.hourly_strategy;
     o.hourly_options.repeats = f.hourly_repeats > 0 ? f.hourly_repeats : o.daily.sweep.repeats;
     o.hourly_options.direction = *dir;
     auto& h = o.hourly_runner;
+    const std::string build = h.build_command; // --build binds here; keep it over the copy
     h = d;
+    h.build_command = build;
     h.test_command = f.hourly_test.empty() ? d.test_command : f.hourly_test;
     h.kept_container = d.runtime == "docker" || d.runtime == "podman";
     if (h.kept_container)
@@ -142,11 +146,15 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option("--to", o.to, "End of that range");
     cmd->add_option("--narrow", o.narrow, "latest | all: which regressions to narrow")
         ->capture_default_str();
-    cmd->add_flag("--fail-on-regression", o.fail_on_regression, "Exit 1 when a regression is found");
-    cmd->add_option("--runtime", d.runtime, "none | docker | podman | slurm")->capture_default_str();
-    cmd->add_option("--image", d.image, "Nightly image template, e.g. ghcr.io/nvidia/jax:nightly-{date}");
+    cmd->add_flag("--fail-on-regression", o.fail_on_regression,
+                  "Exit 1 when a regression is found");
+    cmd->add_option("--runtime", d.runtime, "none | docker | podman | slurm")
+        ->capture_default_str();
+    cmd->add_option("--image", d.image,
+                    "Nightly image template, e.g. ghcr.io/nvidia/jax:nightly-{date}");
     cmd->add_option("--test", d.test_command, "Benchmark command template")->required();
-    cmd->add_option("--hourly-test", f->hourly_test, "Test command for source states (default --test)");
+    cmd->add_option("--hourly-test", f->hourly_test,
+                    "Test command for source states (default --test)");
     cmd->add_option("--build", o.hourly_runner.build_command, "Rebuild command for source states");
     cmd->add_option("--benchmark", d.benchmark, "Benchmark name (default: the test command)");
     cmd->add_option("--metric", d.metric, "Metric name")->capture_default_str();
@@ -166,8 +174,9 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option("--max-time", f->max_time, "Wall-clock budget per stage (e.g. 6h)");
     cmd->add_option("--timeout", f->timeout, "Per-run timeout")->capture_default_str();
     cmd->add_option("--gpus", f->gpus, "GPU pool, e.g. 0,1,2,3");
-    cmd->add_option("--commits-probe", o.commits_probe,
-                    "Command printing a nightly's commits, e.g. cat /opt/manifest.d/git-clone.yaml");
+    cmd->add_option(
+        "--commits-probe", o.commits_probe,
+        "Command printing a nightly's commits, e.g. cat /opt/manifest.d/git-clone.yaml");
     cmd->add_option("--mount", d.mounts, "Container mount SRC:DST[:ro] (repeatable)");
     cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
     cmd->add_option("--logs", d.logs_dir, "Directory for per-run logs")->capture_default_str();
@@ -176,7 +185,8 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option("--step", f->step, "Hourly grid step")->capture_default_str();
     cmd->add_option("--hourly-strategy", f->hourly_strategy, "adaptive | sequential")
         ->capture_default_str();
-    cmd->add_option("--hourly-repeats", f->hourly_repeats, "Values per source state (default --repeats)");
+    cmd->add_option("--hourly-repeats", f->hourly_repeats,
+                    "Values per source state (default --repeats)");
     cmd->add_flag("--any-parent", o.hourly_options.any_parent,
                   "States as git rev-list -1 --before=T (default: first-parent main line)");
     cmd->add_flag("--to-commit", o.hourly_options.to_commit, "Narrow the hour to one commit");

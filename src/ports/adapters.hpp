@@ -2,16 +2,15 @@
 // The bundle of real side effects handed from the composition root (main.cpp) to the CLI.
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
-#include "core/detect.hpp"
-#include "core/import_formats.hpp"
 #include "core/daily_result.hpp"
+#include "core/detect.hpp"
 #include "core/hourly_result.hpp"
-#include "ports/clock.hpp"
-#include "ports/demo_world.hpp"
+#include "core/import_formats.hpp"
 #include "core/report_model.hpp"
 #include "ports/actions_runner.hpp"
 #include "ports/clock.hpp"
 #include "ports/code_host.hpp"
+#include "ports/demo_world.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"

@@ -125,7 +125,14 @@ public:
         core::ReportState s;
         str(v, path, "time", s.time);
         string_map(v, path, "commits", s.commits);
-        boolean(v, path, "changed", s.changed);
+        // `hourly --json` lists the repos that changed (and marks duplicates); older inputs give a
+        // boolean.
+        if (auto it = v.FindMember("changed"); it != v.MemberEnd() && it->value.IsArray())
+            s.changed = !it->value.Empty();
+        else
+            boolean(v, path, "changed", s.changed);
+        if (auto it = v.FindMember("duplicate"); it != v.MemberEnd() && it->value.IsTrue())
+            s.changed = false;
         str(v, path, "status", s.status);
         values(v, path, s.values);
         str(v, path, "log", s.log);
@@ -190,7 +197,10 @@ public:
         auto sh = [this](const Value& e, const std::string& p) { return shift(e, p); };
         auto pt = [this](const Value& e, const std::string& p) { return point(e, p); };
         list(v, path, "change_points", in.change_points, sh);
-        list(v, path, "points", in.series, pt);
+        // `detect --json` gives "points" as the count of points used; a series, when present, is
+        // an array.
+        if (auto it = v.FindMember("points"); it != v.MemberEnd() && it->value.IsArray())
+            list(v, path, "points", in.series, pt);
         std::vector<core::ReportPoint> failed;
         list(v, path, "failed", failed, pt);
         for (auto& f : failed) {
@@ -213,8 +223,10 @@ public:
         common(v, path, in);
         auto st = [this](const Value& e, const std::string& p) { return state(e, p); };
         list(v, path, "states", in.hourly_states, st);
+        // Skipped = could not be measured; good/bad/duplicate/untested/planned states are not.
         for (const auto& s : in.hourly_states)
-            if (s.status != "ok")
+            if (s.status == "build_failed" || s.status == "test_failed" || s.status == "failed" ||
+                s.status == "timeout" || s.status == "missing")
                 in.skipped.push_back({s.time, s.status, s.values, s.log, s.reason});
         if (const Value* w = object(v, path, "window")) {
             const std::string wp = path + ".window";
