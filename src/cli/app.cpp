@@ -24,6 +24,8 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_hourly(app, ctx);
     add_report(app, ctx);
     add_comment(app, ctx);
+    add_plan(app, ctx);
+    add_merge(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -40,5 +40,9 @@ void add_hourly(CLI::App& app, Context& ctx);
 void add_report(CLI::App& app, Context& ctx);
 /// Register `perfsweep comment`.
 void add_comment(CLI::App& app, Context& ctx);
+/// Register `perfsweep plan` (matrix of a stage's points).
+void add_plan(CLI::App& app, Context& ctx);
+/// Register `perfsweep merge` (combine matrix jobs' results).
+void add_merge(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli
