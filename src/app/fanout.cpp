@@ -125,10 +125,10 @@ std::vector<core::Measurement> read_measurements(
     return out;
 }
 
-MergeResult merge_points(
-    const std::vector<MergeInput>& inputs, const MergeOptions& options,
-    const std::function<core::Measurement(const std::string&, const std::string&)>& decode,
-    ports::HistoryStore* history) {
+MergeResult
+merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
+             const std::function<core::Measurement(const std::string&, const std::string&)>& decode,
+             ports::HistoryStore* history) {
     if (inputs.empty())
         throw_usage("merge: no input files (give result files or a directory holding them)");
     MergeResult out;
@@ -236,8 +236,9 @@ MergeResult merge_points(
             }
             if (!seen.insert(record_key(r.m)).second)
                 continue; // the same record uploaded twice
-            const long runs =
-                ok ? static_cast<long>(r.m.values.size()) : r.m.status == core::Status::missing ? 0 : 1;
+            const long runs = ok ? static_cast<long>(r.m.values.size())
+                              : r.m.status == core::Status::missing ? 0
+                                                                    : 1;
             plan.observe(it->second, r.m.status, r.m.values, r.m.reason, r.m.log, runs);
             d.measurements[it->second].push_back(r.m);
             if (ok)
@@ -273,10 +274,9 @@ MergeResult merge_points(
 
     for (const auto& req : plan.next())
         out.next.push_back(labels[req.index]);
-    d.sweep = plan.result(out.next.empty()
-                              ? std::string{}
-                              : "merged matrix points; dates still to measure: " +
-                                    util::join(out.next, ", "));
+    d.sweep = plan.result(out.next.empty() ? std::string{}
+                                           : "merged matrix points; dates still to measure: " +
+                                                 util::join(out.next, ", "));
     return out;
 }
 

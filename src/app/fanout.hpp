@@ -80,9 +80,9 @@ std::vector<core::Measurement> read_measurements(
 /// Merge `inputs`: append records not yet in `history` (same label+benchmark+timestamp; may be
 /// null), then compute the daily result over the merged dates (plus ok history dates of the same
 /// benchmark that no input covers).
-MergeResult merge_points(
-    const std::vector<MergeInput>& inputs, const MergeOptions& options,
-    const std::function<core::Measurement(const std::string&, const std::string&)>& decode,
-    ports::HistoryStore* history);
+MergeResult
+merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
+             const std::function<core::Measurement(const std::string&, const std::string&)>& decode,
+             ports::HistoryStore* history);
 
 } // namespace perfsweep::app

@@ -59,9 +59,9 @@ void execute(const MergeFlags& f, Context& ctx) {
                          " already there, " + std::to_string(r.from_history) +
                          " dates taken from it");
     if (!r.next.empty())
-        a.progress->line(std::to_string(r.next.size()) +
-                         " dates to measure next (refine the changed intervals): " +
-                         util::join(r.next, ", "));
+        a.progress->line(
+            std::to_string(r.next.size()) +
+            " dates to measure next (refine the changed intervals): " + util::join(r.next, ", "));
     if (f.json) {
         if (!a.daily_json)
             throw_infra("no JSON writer is available in this build");

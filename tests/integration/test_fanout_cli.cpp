@@ -43,11 +43,11 @@ std::string write_scenario(const TempDir& dir) {
 
 // One simulated matrix job: `perfsweep run --json` for `date`, its output written to a file.
 std::string run_point(const TempDir& dir, const std::string& scenario, const std::string& date) {
-    const auto r = run_perfsweep({"run", "--runtime", "none", "--test",
-                                  "python3 -S " + k_sim + " " + scenario + " {date} --counter-dir " +
-                                      dir.file("counts"),
-                                  "--benchmark", "sim", "--date", date, "--label", date,
-                                  "--repeats", "3", "--logs", dir.file("logs"), "--json"});
+    const auto r = run_perfsweep(
+        {"run", "--runtime", "none", "--test",
+         "python3 -S " + k_sim + " " + scenario + " {date} --counter-dir " + dir.file("counts"),
+         "--benchmark", "sim", "--date", date, "--label", date, "--repeats", "3", "--logs",
+         dir.file("logs"), "--json"});
     REQUIRE((r.exit_code == 0 || r.exit_code == 4));
     const auto path = dir.file("points/point-" + date + "/result.json");
     write_file(path, r.out);
@@ -69,9 +69,9 @@ TEST_CASE("plan prints the dates and images of the daily stage as a matrix", "[f
     CHECK(std::string(e["image"].GetString()) == "ghcr.io/nvidia/jax:nightly-2023-09-01");
 
     SECTION("--max-points spreads the points evenly, both ends included, and says so") {
-        const auto c = run_perfsweep({"plan", "--from", "2023-08-01", "--to", "2023-08-31",
-                                      "--image", "reg/jax:jax-{yyyy}{mm}{dd}", "--max-points",
-                                      "4"});
+        const auto c =
+            run_perfsweep({"plan", "--from", "2023-08-01", "--to", "2023-08-31", "--image",
+                           "reg/jax:jax-{yyyy}{mm}{dd}", "--max-points", "4"});
         REQUIRE(c.exit_code == 0);
         const auto m = parse(c.out);
         CHECK(labels_of(m) ==
@@ -101,8 +101,7 @@ TEST_CASE("plan prints the dates and images of the daily stage as a matrix", "[f
     }
 }
 
-TEST_CASE("plan --exclude-measured leaves out dates measured ok in the history",
-          "[fanout][cli]") {
+TEST_CASE("plan --exclude-measured leaves out dates measured ok in the history", "[fanout][cli]") {
     TempDir dir("ps-fanout");
     const auto hist = dir.file("history.jsonl");
     auto record = [](const std::string& bench, const std::string& date, const std::string& status,
@@ -114,9 +113,8 @@ TEST_CASE("plan --exclude-measured leaves out dates measured ok in the history",
     write_file(hist, record("sim", "2023-08-02", "ok", "[500]") +
                          record("sim", "2023-08-03", "failed", "[]") +
                          record("other", "2023-08-04", "ok", "[7]"));
-    const auto r = run_perfsweep({"plan", "--from", "2023-08-01", "--to", "2023-08-05",
-                                  "--history", hist, "--benchmark", "sim",
-                                  "--exclude-measured"});
+    const auto r = run_perfsweep({"plan", "--from", "2023-08-01", "--to", "2023-08-05", "--history",
+                                  hist, "--benchmark", "sim", "--exclude-measured"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     // 08-02 measured ok (left out); 08-03 failed and 08-04 another benchmark: still planned.
@@ -130,8 +128,8 @@ TEST_CASE("merge of matrix results finds the simulated step and records it idemp
     TempDir dir("ps-fanout");
     const auto scenario = write_scenario(dir);
     // A coarse round of the matrix (plan --max-points 6) plus the dates around the step.
-    const auto plan = run_perfsweep(
-        {"plan", "--from", "2023-08-10", "--to", "2023-08-25", "--max-points", "6"});
+    const auto plan =
+        run_perfsweep({"plan", "--from", "2023-08-10", "--to", "2023-08-25", "--max-points", "6"});
     REQUIRE(plan.exit_code == 0);
     auto dates = labels_of(parse(plan.out));
     REQUIRE(dates == std::vector<std::string>{"2023-08-10", "2023-08-13", "2023-08-16",
@@ -196,8 +194,8 @@ TEST_CASE("merge takes dates the matrix left out from the history", "[fanout][cl
     const auto dates = labels_of(parse(plan.out));
     CHECK(std::find(dates.begin(), dates.end(), "2023-08-10") == dates.end());
     TempDir second("ps-fanout2");
-    std::vector<std::string> args = {"merge", "--history", hist, "--from", "2023-08-10", "--json",
-                                     "--inputs"};
+    std::vector<std::string> args = {"merge",      "--history", hist,      "--from",
+                                     "2023-08-10", "--json",    "--inputs"};
     for (const auto& d : {std::string("2023-08-19"), std::string("2023-08-25")})
         args.push_back(run_point(second, scenario, d));
     const auto m = run_perfsweep(args);
@@ -242,8 +240,8 @@ TEST_CASE("merge rejects bad inputs naming the file and line", "[fanout][cli]") 
         const auto r = run_perfsweep({"merge", dir.file("a.json"), dir.file("b.json")});
         CHECK(r.exit_code == 2);
         CHECK(r.err.find("b.json: benchmark 'other'") != std::string::npos);
-        const auto only = run_perfsweep(
-            {"merge", "--benchmark", "sim", dir.file("a.json"), dir.file("b.json")});
+        const auto only =
+            run_perfsweep({"merge", "--benchmark", "sim", dir.file("a.json"), dir.file("b.json")});
         CHECK(only.exit_code == 0);
     }
     SECTION("a path that does not exist, and nothing appended on error") {

@@ -9,6 +9,7 @@ namespace perfsweep::adapters {
 
 /// `entries` (each an ordered list of string fields) as one compact line
 /// `{"include":[{"label":"...","date":"..."},...]}` with every string escaped.
-std::string matrix_to_json(const std::vector<std::vector<std::pair<std::string, std::string>>>& entries);
+std::string
+matrix_to_json(const std::vector<std::vector<std::pair<std::string, std::string>>>& entries);
 
 } // namespace perfsweep::adapters
