@@ -14,6 +14,8 @@
 #include "adapters/json/report_input_json.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
+#include "adapters/json/matrix_json.hpp"
+#include "adapters/system/result_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -109,5 +111,7 @@ int main(int argc, char** argv) {
     };
     a.parse_report_input = adapters::report_input_from_json;
     a.report_input_to_json = adapters::report_input_to_json;
+    a.matrix_json = adapters::matrix_to_json;
+    a.expand_result_files = adapters::expand_result_files;
     return cli::run(argc, argv, a);
 }

@@ -29,6 +29,8 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_comment(app, ctx);
     add_investigate(app, ctx);
     add_demo(app, ctx);
+    add_plan(app, ctx);
+    add_merge(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -44,5 +44,9 @@ void add_comment(CLI::App& app, Context& ctx);
 void add_investigate(CLI::App& app, Context& ctx);
 /// Register `perfsweep demo`.
 void add_demo(CLI::App& app, Context& ctx);
+/// Register `perfsweep plan` (matrix of a stage's points).
+void add_plan(CLI::App& app, Context& ctx);
+/// Register `perfsweep merge` (combine matrix jobs' results).
+void add_merge(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

@@ -1,0 +1,283 @@
+#include "app/fanout.hpp"
+
+#include "app/daily.hpp"
+#include "core/command_template.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace perfsweep::app {
+
+namespace {
+
+std::string record_key(const core::Measurement& m) {
+    return m.label + '\x1f' + m.benchmark + '\x1f' + m.timestamp;
+}
+
+} // namespace
+
+std::vector<std::size_t> spread_evenly(std::size_t n, std::size_t count) {
+    std::vector<std::size_t> out;
+    if (n == 0 || count == 0)
+        return out;
+    if (count >= n || n == 1) {
+        for (std::size_t i = 0; i < n; ++i)
+            out.push_back(i);
+        return out;
+    }
+    if (count == 1)
+        return {0};
+    for (std::size_t k = 0; k < count; ++k) {
+        // round(k * (n-1) / (count-1)) in integers; strictly increasing because count <= n.
+        const std::size_t i = (2 * k * (n - 1) + (count - 1)) / (2 * (count - 1));
+        if (out.empty() || out.back() != i)
+            out.push_back(i);
+    }
+    return out;
+}
+
+MatrixPlan plan_daily_matrix(const PlanOptions& options, ports::HistoryStore* history) {
+    const auto dates = daily_candidates(options.from, options.to);
+    if (options.max_points < 0 || options.max_points == 1)
+        throw_usage("--max-points " + std::to_string(options.max_points) +
+                    ": expected 0 (every date) or 2 or more (both ends are included)");
+    if (options.exclude_measured && !history)
+        throw_usage("--exclude-measured needs --history to know which dates are measured");
+    MatrixPlan plan;
+    plan.candidates = dates.size();
+
+    std::vector<std::size_t> chosen;
+    if (options.max_points > 0) {
+        chosen = spread_evenly(dates.size(), static_cast<std::size_t>(options.max_points));
+        if (chosen.size() < dates.size())
+            plan.notes.push_back("coarse round: " + std::to_string(chosen.size()) + " of " +
+                                 std::to_string(dates.size()) +
+                                 " dates spread evenly (--max-points " +
+                                 std::to_string(options.max_points) +
+                                 "); run `perfsweep merge` to see which intervals to refine");
+    } else {
+        for (std::size_t i = 0; i < dates.size(); ++i)
+            chosen.push_back(i);
+    }
+
+    std::set<std::string> measured;
+    if (options.exclude_measured) {
+        const auto load = history->load();
+        for (const auto& w : load.warnings)
+            plan.notes.push_back(w);
+        for (const auto& m : load.records)
+            if (m.status == core::Status::ok && !m.values.empty() &&
+                (options.benchmark.empty() || m.benchmark == options.benchmark))
+                measured.insert(m.label);
+    }
+
+    std::size_t excluded = 0;
+    for (const auto i : chosen) {
+        const auto& date = dates[i];
+        if (measured.count(date)) {
+            ++excluded;
+            continue;
+        }
+        MatrixEntry e{{"label", date}, {"date", date}};
+        if (!options.image.empty())
+            e.emplace_back("image",
+                           core::substitute_word(options.image, {{"date", date}}, "--image"));
+        plan.entries.push_back(std::move(e));
+    }
+    if (options.exclude_measured)
+        plan.notes.push_back(std::to_string(excluded) + " date(s) already measured ok in " +
+                             history->describe() + " left out");
+    if (plan.entries.size() > k_max_matrix_entries)
+        throw_usage("--from " + options.from + " --to " + options.to + ": " +
+                    std::to_string(plan.entries.size()) +
+                    " points exceed GitHub Actions' limit of " +
+                    std::to_string(k_max_matrix_entries) +
+                    " matrix entries; use --max-points N (N <= 256) or a shorter range");
+    return plan;
+}
+
+std::vector<core::Measurement> read_measurements(
+    const MergeInput& input,
+    const std::function<core::Measurement(const std::string&, const std::string&)>& decode) {
+    const auto lines = util::split(input.text, '\n');
+    std::size_t first = 0;
+    while (first < lines.size() && util::trim(lines[first]).empty())
+        ++first;
+    if (first == lines.size())
+        throw_usage(input.name +
+                    ": empty; expected a measurement JSON object (the output of `perfsweep run "
+                    "--json`) or JSON Lines of them");
+    std::vector<core::Measurement> out;
+    if (util::trim(lines[first]) == "{") { // one pretty-printed object
+        out.push_back(decode(input.text, input.name));
+        return out;
+    }
+    for (std::size_t i = first; i < lines.size(); ++i) {
+        if (util::trim(lines[i]).empty())
+            continue;
+        out.push_back(decode(lines[i], input.name + ":" + std::to_string(i + 1)));
+    }
+    return out;
+}
+
+MergeResult
+merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
+             const std::function<core::Measurement(const std::string&, const std::string&)>& decode,
+             ports::HistoryStore* history) {
+    if (inputs.empty())
+        throw_usage("merge: no input files (give result files or a directory holding them)");
+    MergeResult out;
+
+    // 1. Read and check every record.
+    struct Read {
+        core::Measurement m;
+        std::string where;
+    };
+    std::vector<Read> reads;
+    for (const auto& in : inputs)
+        for (auto& m : read_measurements(in, decode)) {
+            ++out.records;
+            if (!util::parse_date(m.label))
+                throw_usage(in.name + ": label '" + m.label +
+                            "' is not a date YYYY-MM-DD (run each matrix point with --date and "
+                            "--label set to the matrix date)");
+            if (!options.benchmark.empty() && m.benchmark != options.benchmark)
+                continue;
+            reads.push_back({std::move(m), in.name});
+        }
+    if (reads.empty())
+        throw_usage("merge: no record of benchmark '" + options.benchmark + "' in the inputs");
+    const auto& first = reads.front();
+    for (const auto& r : reads)
+        if (r.m.benchmark != first.m.benchmark || r.m.metric != first.m.metric)
+            throw_usage(r.where + ": benchmark '" + r.m.benchmark + "' metric '" + r.m.metric +
+                        "' differs from " + first.where + " (benchmark '" + first.m.benchmark +
+                        "' metric '" + first.m.metric +
+                        "'); merge one benchmark at a time (--benchmark NAME)");
+
+    // 2. Append what the history lacks (idempotent: same label+benchmark+timestamp is skipped).
+    std::vector<core::Measurement> hist;
+    if (history) {
+        auto load = history->load();
+        out.daily.warnings = load.warnings;
+        std::set<std::string> present;
+        for (const auto& m : load.records)
+            present.insert(record_key(m));
+        std::vector<core::Measurement> fresh;
+        for (const auto& r : reads) {
+            if (present.insert(record_key(r.m)).second)
+                fresh.push_back(r.m);
+            else
+                ++out.already;
+        }
+        if (!fresh.empty())
+            history->append(fresh);
+        out.appended = fresh.size();
+        for (auto& m : load.records)
+            if (m.benchmark == first.m.benchmark && m.metric == first.m.metric &&
+                util::parse_date(m.label))
+                hist.push_back(std::move(m));
+    }
+
+    // 3. The range and the planner over it.
+    std::string lo = reads.front().m.label, hi = lo;
+    for (const auto& r : reads) {
+        lo = std::min(lo, r.m.label);
+        hi = std::max(hi, r.m.label);
+    }
+    const std::string from = options.from.empty() ? lo : options.from;
+    const std::string to = options.to.empty() ? hi : options.to;
+    const auto labels = daily_candidates(from, to);
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        index[labels[i]] = i;
+
+    auto sweep = options.sweep;
+    sweep.direction = first.m.direction;
+    std::size_t max_values = 1;
+    for (const auto& r : reads)
+        max_values = std::max(max_values, r.m.values.size());
+    sweep.repeats = static_cast<int>(std::max<std::size_t>(1, max_values));
+    sweep.max_repeats = std::max(sweep.max_repeats, sweep.repeats);
+    sweep.workers = static_cast<int>(labels.size()); // next(): every useful point at once
+    core::SweepPlan plan(labels, sweep);
+
+    auto& d = out.daily;
+    d.from = from;
+    d.to = to;
+    d.image = first.m.image;
+    d.benchmark = first.m.benchmark;
+    d.metric = first.m.metric;
+    d.unit = first.m.unit;
+    d.direction = first.m.direction;
+    d.measurements.resize(labels.size());
+
+    // ok records first, so a date with a good and a failed run keeps its values.
+    std::stable_sort(reads.begin(), reads.end(), [](const Read& a, const Read& b) {
+        return std::tie(a.m.label, a.m.timestamp) < std::tie(b.m.label, b.m.timestamp);
+    });
+    std::set<std::string> seen;
+    std::size_t outside = 0;
+    std::set<std::string> fingerprints;
+    for (int pass = 0; pass < 2; ++pass)
+        for (const auto& r : reads) {
+            const bool ok = r.m.status == core::Status::ok && !r.m.values.empty();
+            if (ok != (pass == 0))
+                continue;
+            const auto it = index.find(r.m.label);
+            if (it == index.end()) {
+                ++outside;
+                continue;
+            }
+            if (!seen.insert(record_key(r.m)).second)
+                continue; // the same record uploaded twice
+            const long runs = ok ? static_cast<long>(r.m.values.size())
+                              : r.m.status == core::Status::missing ? 0
+                                                                    : 1;
+            plan.observe(it->second, r.m.status, r.m.values, r.m.reason, r.m.log, runs);
+            d.measurements[it->second].push_back(r.m);
+            if (ok)
+                fingerprints.insert(core::fingerprint_key(r.m.runner));
+        }
+    if (outside > 0)
+        d.warnings.push_back(std::to_string(outside) + " record(s) outside " + from + " .. " + to +
+                             " ignored");
+
+    // Dates no input covers but the history measured ok (e.g. left out by plan
+    // --exclude-measured).
+    std::map<std::size_t, std::vector<const core::Measurement*>> by_point;
+    for (const auto& m : hist) {
+        const auto it = index.find(m.label);
+        if (it != index.end() && m.status == core::Status::ok && !m.values.empty() &&
+            plan.point(it->second).state == core::PointState::untested)
+            by_point[it->second].push_back(&m);
+    }
+    for (const auto& [i, records] : by_point) {
+        std::vector<double> values;
+        for (const auto* m : records) {
+            values.insert(values.end(), m->values.begin(), m->values.end());
+            d.measurements[i].push_back(*m);
+            fingerprints.insert(core::fingerprint_key(m->runner));
+        }
+        plan.reuse(i, values, records.back()->log);
+        ++out.from_history;
+    }
+    if (fingerprints.size() > 1)
+        d.warnings.push_back("the merged points come from " + std::to_string(fingerprints.size()) +
+                             " different runner fingerprints (GPU, driver, host); levels may "
+                             "differ by machine, not by build");
+
+    for (const auto& req : plan.next())
+        out.next.push_back(labels[req.index]);
+    d.sweep = plan.result(out.next.empty() ? std::string{}
+                                           : "merged matrix points; dates still to measure: " +
+                                                 util::join(out.next, ", "));
+    return out;
+}
+
+} // namespace perfsweep::app
