@@ -71,7 +71,7 @@ for d in 01 02 03 04 05 06; do
       sed -i 's/^LAYOUT=soa$/LAYOUT=aos/' "$root/repos/lbm/settings.env"
       commit lbm 2023-09-03T08:00:00Z dave "lbm: store populations as array-of-structs f[x,y,z,q]"
       git -C "$root/repos/lbm" checkout -q main
-      GIT_COMMITTER_DATE=2023-09-03T15:30:00Z GIT_AUTHOR_DATE=2023-09-03T15:30:00Z \
+      GIT_COMMITTER_DATE=2023-09-03T15:30:00Z GIT_AUTHOR_DATE=2023-09-03T15:30:00Z GIT_AUTHOR_NAME=dave GIT_AUTHOR_EMAIL=dave@example.com \
         GIT_COMMITTER_NAME=dave GIT_COMMITTER_EMAIL=dave@example.com \
         git -C "$root/repos/lbm" merge -q --no-ff -m "Merge pull request #42 from dave/aos" pr/aos
     fi
