@@ -78,3 +78,17 @@ TEST_CASE("investigate resumes from its state and honours --fail-on-regression",
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("--from/--to") != std::string::npos);
 }
+
+TEST_CASE("investigate reads its options from a TOML config section", "[investigate][config]") {
+    test::TempDir dir;
+    const auto config = dir.file("perfsweep.toml");
+    auto example = test::read_file(std::string(PERFSWEEP_SOURCE_DIR) +
+                                   "/examples/config/perfsweep.toml");
+    // The shipped example parses; a bad date range in it is refused before anything runs.
+    test::write_file(config, example + "from = \"2023-09-30\"\nto = \"2023-09-01\"\n");
+    auto r = test::run_perfsweep({"--config", config, "investigate"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--from/--to '2023-09-30'/'2023-09-01'") != std::string::npos);
+    test::write_file(config, "[investigate]\nno-such-option = 1\n");
+    CHECK(test::run_perfsweep({"--config", config, "investigate"}).exit_code == 2);
+}
