@@ -29,7 +29,7 @@ TEST_CASE("demo: the real pipeline finds the compiler culprit offline", "[demo][
     CHECK(std::filesystem::exists(out_dir + "-2/report/report.md"));
 }
 
-TEST_CASE("investigate resumes from its state and honours --fail-on-regression", "[investigate]") {
+TEST_CASE("investigate on the demo world honours --fail-on-regression", "[investigate]") {
     test::TempDir dir;
     const auto demo = dir.file("d");
     REQUIRE(test::run_perfsweep({"demo", "--dir", demo}).exit_code == 0);
@@ -69,7 +69,8 @@ TEST_CASE("investigate resumes from its state and honours --fail-on-regression",
     auto r = test::run_perfsweep(args);
     INFO(r.err);
     CHECK(r.exit_code == 1);
-    CHECK(r.out.find("culprit: compiler@") != std::string::npos);
+    // The verdict names the repo as OWNER/NAME, taken from its remote (compare URL).
+    CHECK(r.out.find("culprit: perfsweep-demo/compiler@") != std::string::npos);
     CHECK(r.out.find("#4711") != std::string::npos);
     // Bad input: a naive --from date range is refused with the flag named.
     auto bad = test::run_perfsweep({"investigate", "--history", demo + "/history.jsonl", "--test",
@@ -82,8 +83,8 @@ TEST_CASE("investigate resumes from its state and honours --fail-on-regression",
 TEST_CASE("investigate reads its options from a TOML config section", "[investigate][config]") {
     test::TempDir dir;
     const auto config = dir.file("perfsweep.toml");
-    auto example = test::read_file(std::string(PERFSWEEP_SOURCE_DIR) +
-                                   "/examples/config/perfsweep.toml");
+    auto example =
+        test::read_file(std::string(PERFSWEEP_SOURCE_DIR) + "/examples/config/perfsweep.toml");
     // The shipped example parses; a bad date range in it is refused before anything runs.
     test::write_file(config, example + "from = \"2023-09-30\"\nto = \"2023-09-01\"\n");
     auto r = test::run_perfsweep({"--config", config, "investigate"});

@@ -237,6 +237,13 @@ public:
                 win.first_bad = state(*b, wp + ".first_bad");
             in.window = win;
         }
+        // `hourly --json` gives compare URLs (https://github.com/O/R/compare/A...B): their prefix
+        // is the repo's web address, used to link commits when no "repos" map says otherwise.
+        std::map<std::string, std::string> compare;
+        string_map(v, path, "compare_urls", compare);
+        for (const auto& [repo, url] : compare)
+            if (const auto cut = url.find("/compare/"); cut != std::string::npos)
+                in.repo_urls.emplace(repo, url.substr(0, cut));
         if (const Value* c = object(v, path, "candidates")) {
             for (auto it = c->MemberBegin(); it != c->MemberEnd(); ++it) {
                 std::string repo(it->name.GetString(), it->name.GetStringLength());
