@@ -200,7 +200,13 @@ ports::DemoWorld GitDemoWorldMaker::create(const std::string& root_arg) {
         check(git_repository_set_head(repo, "refs/heads/main"), "set HEAD");
         git_remote* remote = nullptr;
         const std::string url = "https://github.com/perfsweep-demo/" + name + ".git";
-        check(git_remote_create(&remote, repo, "origin", url.c_str()), "remote");
+        git_remote_create_options ro;
+        git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+        ro.repository = repo;
+        ro.name = "origin";
+        // No url.*.insteadOf rewriting: the URL is ours (and that path leaks in libgit2 1.5).
+        ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF;
+        check(git_remote_create_with_opts(&remote, url.c_str(), &ro), "remote");
         RemotePtr keep(remote);
         git_checkout_options opts = GIT_CHECKOUT_OPTIONS_INIT;
         opts.checkout_strategy = GIT_CHECKOUT_FORCE;
