@@ -1,5 +1,6 @@
 #include "adapters/demo/demo_world.hpp"
 
+#include "adapters/git/git_handles.hpp"
 #include "core/demo_script.hpp"
 #include "util/error.hpp"
 
@@ -25,16 +26,8 @@ void check(int rc, const std::string& what) {
     throw_infra("demo world: " + what + ": " + (e && e->message ? e->message : "libgit2 error"));
 }
 
-template <class T, void (*Free)(T*)> struct Deleter {
-    void operator()(T* p) const { Free(p); }
-};
-using RepoPtr = std::unique_ptr<git_repository, Deleter<git_repository, git_repository_free>>;
-using TreePtr = std::unique_ptr<git_tree, Deleter<git_tree, git_tree_free>>;
-using CommitPtr = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_free>>;
-using SigPtr = std::unique_ptr<git_signature, Deleter<git_signature, git_signature_free>>;
-using BuilderPtr = std::unique_ptr<git_treebuilder, Deleter<git_treebuilder, git_treebuilder_free>>;
-using RemotePtr = std::unique_ptr<git_remote, Deleter<git_remote, git_remote_free>>;
-using RefPtr = std::unique_ptr<git_reference, Deleter<git_reference, git_reference_free>>;
+using namespace git; // owning libgit2 handles
+using BuilderPtr = TbPtr;
 
 using Files = std::map<std::string, std::string>;
 

@@ -1,5 +1,6 @@
 #include "adapters/history/git_branch_store.hpp"
 
+#include "adapters/git/git_handles.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -22,21 +23,7 @@
 namespace perfsweep::adapters {
 namespace {
 
-template <class T, void (*F)(T*)> struct Free {
-    void operator()(T* p) const {
-        if (p)
-            F(p);
-    }
-};
-using RepoPtr = std::unique_ptr<git_repository, Free<git_repository, git_repository_free>>;
-using RefPtr = std::unique_ptr<git_reference, Free<git_reference, git_reference_free>>;
-using CommitPtr = std::unique_ptr<git_commit, Free<git_commit, git_commit_free>>;
-using TreePtr = std::unique_ptr<git_tree, Free<git_tree, git_tree_free>>;
-using BlobPtr = std::unique_ptr<git_blob, Free<git_blob, git_blob_free>>;
-using TbPtr = std::unique_ptr<git_treebuilder, Free<git_treebuilder, git_treebuilder_free>>;
-using SigPtr = std::unique_ptr<git_signature, Free<git_signature, git_signature_free>>;
-using RemotePtr = std::unique_ptr<git_remote, Free<git_remote, git_remote_free>>;
-using TreeEntryPtr = std::unique_ptr<git_tree_entry, Free<git_tree_entry, git_tree_entry_free>>;
+using namespace git; // owning libgit2 handles
 
 std::string strip_userinfo(const std::string& url) {
     const auto scheme = url.find("://");
