@@ -1,12 +1,14 @@
 #include "app/daily.hpp"
 
 #include "core/commit_probe.hpp"
+#include "util/crash_point.hpp"
 #include "util/error.hpp"
 #include "util/time.hpp"
 
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace perfsweep::app {
 
@@ -81,6 +83,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
 
     // 1. Resume: read back every committed run of an earlier, identical invocation.
     long next_file = 1;
+    std::vector<core::Measurement> resumed; // every committed run, in order
     if (!options.state_dir.empty()) {
         files.make_dirs(options.state_dir);
         const std::string id_path = options.state_dir + "/sweep.txt";
@@ -106,6 +109,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                 codec.decode(nl == std::string::npos ? "" : text.substr(nl + 1), path + ":2");
             if (!observe(m, runs))
                 throw_usage(path + ": label '" + m.label + "' is not a date of the sweep");
+            resumed.push_back(m);
             out.resumed_runs += runs;
             ++next_file;
         }
@@ -116,9 +120,29 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
 
     // 2. History reuse (same benchmark, same runner fingerprint, status ok).
     std::vector<core::Measurement> hist;
-    if (history && !options.rerun) {
+    if (history && (!options.rerun || !resumed.empty())) {
         auto load = history->load();
         out.warnings = load.warnings;
+        // A kill between a run's commit to the state dir and its history append (or one that
+        // tore the append) left the history without it: append what the state holds and the
+        // history lacks, so no finished run is lost from the history either.
+        if (!resumed.empty()) {
+            std::set<std::string> stored;
+            for (const auto& m : load.records)
+                if (m.stage == core::Stage::daily)
+                    stored.insert(codec.encode(m));
+            std::vector<core::Measurement> missing;
+            for (const auto& m : resumed)
+                if (!stored.count(codec.encode(m)))
+                    missing.push_back(m);
+            if (!missing.empty()) {
+                history->append(missing);
+                progress.line("appended " + std::to_string(missing.size()) +
+                              " committed runs missing from " + history->describe());
+            }
+        }
+        if (options.rerun)
+            load.records.clear();
         for (auto& m : load.records)
             if (m.status == core::Status::ok && !m.values.empty() &&
                 m.benchmark == options.benchmark && index.count(m.label))
@@ -192,6 +216,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
             for (auto k : which)
                 batch.push_back(to_request(reqs[k].index));
             auto results = runner.run_points(batch);
+            util::crash_point("daily.after_run"); // finished, not yet committed
             for (std::size_t j = 0; j < results.size() && j < which.size(); ++j) {
                 const auto k = which[j];
                 const auto i = reqs[k].index;
@@ -225,6 +250,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                                        std::to_string(runs) + "\n" + codec.encode(m) + "\n");
                     ++next_file;
                 }
+                util::crash_point("daily.after_state_write"); // committed, not yet in the history
                 if (history)
                     history->append({m});
                 observe(m, runs);

@@ -2,6 +2,7 @@
 
 #include "core/stats.hpp"
 #include "core/sweep_plan.hpp"
+#include "util/crash_point.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -225,7 +226,11 @@ private:
     Eval round(const Point& p, core::Stage stage, int repeats) {
         const auto key = key_of(p.commits);
         auto& e = m_cache[key];
-        bool at_state = true;
+        // The build output is the last finished build's (m_built_key, also kept across a kill by
+        // the state's building/build records), whatever HEAD says. The worktree does not follow
+        // HEAD either: a kill mid-checkout leaves it ahead of HEAD, so a fresh process checks
+        // every repo out on its first round (libgit2 writes only the files that differ).
+        bool at_state = m_built_key == key;
         for (const auto& repo : m_repos)
             if (repo->head() != p.commits.at(repo->name()))
                 at_state = false;
@@ -235,17 +240,23 @@ private:
         if (!m_ports.builder || !m_ports.runner)
             throw_usage("hourly: --build and --test are needed to test states");
         for (const auto& repo : m_repos)
-            if (repo->head() != p.commits.at(repo->name()))
+            if (!m_checked_out || repo->head() != p.commits.at(repo->name()))
                 repo->checkout(p.commits.at(repo->name()));
+        m_checked_out = true;
         auto req = request(p, stage);
         req.repeats = repeats;
         if (needs_build) {
             ++m_result.builds;
+            record("building\t" + key); // from here on the build output is no state's
+            m_built_key.clear();
             auto out = m_ports.builder->build(req);
+            util::crash_point("hourly.after_build"); // built, not yet recorded
             e.built = out.ok;
             e.build_failed = !out.ok;
             e.build_reason = out.ok ? "" : one_line(out.reason);
             record("build\t" + key + "\t" + (out.ok ? "ok" : "failed") + "\t" + e.build_reason);
+            if (out.ok)
+                m_built_key = key;
             if (!out.ok)
                 return {"build_failed", {}, e.build_reason};
         }
@@ -253,6 +264,7 @@ private:
         auto ms = m_ports.runner->run_points({req});
         if (ms.empty())
             throw_infra("hourly: the runner returned no measurement for " + req.label);
+        util::crash_point("hourly.after_run"); // measured, not yet recorded
         const auto& m = ms.front();
         if (m_result.metric.empty())
             m_result.metric = m.metric;
@@ -309,8 +321,11 @@ private:
                 if (line != settings)
                     throw_usage(where + ": the state dir was made with other settings (" + line +
                                 "); expected '" + settings + "': use another --state DIR");
+            } else if (f.size() == 2 && f[0] == "building") {
+                m_built_key.clear();
             } else if (f.size() == 4 && f[0] == "build") {
                 auto& e = m_cache[f[1]];
+                m_built_key = f[2] == "ok" ? f[1] : "";
                 e.built = f[2] == "ok";
                 e.build_failed = f[2] != "ok";
                 e.build_reason = f[3];
@@ -329,7 +344,8 @@ private:
                     }
                 }
             } else {
-                throw_usage(where + ": expected a settings, build or run record, found '" + line +
+                throw_usage(where +
+                            ": expected a settings, building, build or run record, found '" + line +
                             "'");
             }
             m_lines.push_back(line);
@@ -346,6 +362,8 @@ private:
     std::string m_state_file;
     std::vector<std::string> m_lines;
     double m_start = 0;
+    bool m_checked_out = false; ///< this process checked the repos out (their worktrees are known)
+    std::string m_built_key;    ///< the state the build output is of ("" = unknown)
 };
 
 core::StateOutcome outcome_of(const Point& p) {

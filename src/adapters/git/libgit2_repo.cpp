@@ -1,5 +1,6 @@
 #include "adapters/git/libgit2_repo.hpp"
 
+#include "util/crash_point.hpp"
 #include "util/error.hpp"
 
 #include <git2.h>
@@ -218,8 +219,14 @@ public:
         // FORCE makes the worktree match the tree, but libgit2 still writes only files whose
         // content differs, so untouched files keep their mtimes and builds stay incremental.
         opts.checkout_strategy = GIT_CHECKOUT_FORCE;
+        // Test hook: a kill after some files of the new tree were written (util/crash_point.hpp).
+        opts.progress_cb = [](const char* path, size_t, size_t, void*) {
+            if (path)
+                util::crash_point("git.mid_checkout");
+        };
         if (git_checkout_tree(m_repo.p, reinterpret_cast<const git_object*>(c.p), &opts) != 0)
             fail("check out " + sha);
+        util::crash_point("git.before_set_head"); // worktree at `sha`, HEAD still the old commit
         if (git_repository_set_head_detached(m_repo.p, &oid) != 0)
             fail("detach HEAD at " + sha);
     }

@@ -1,6 +1,7 @@
 #include "adapters/history/jsonl_store.hpp"
 
 #include "adapters/json/measurement_json.hpp"
+#include "util/crash_point.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
@@ -149,7 +150,13 @@ void JsonlHistoryStore::append(const std::vector<core::Measurement>& records) {
         if (last != '\n')
             batch.insert(batch.begin(), '\n');
     }
-    write_all(f.fd, batch, m_path);
+    // Two halves: the crash point between them leaves a torn last line (what a kill mid-append
+    // leaves behind).
+    const auto half = batch.size() / 2;
+    write_all(f.fd, batch.substr(0, half), m_path);
+    util::crash_point("history.mid_append");
+    write_all(f.fd, batch.substr(half), m_path);
+    util::crash_point("history.before_fsync");
     if (::fsync(f.fd) != 0)
         throw_infra("cannot fsync history '" + m_path + "': " + std::strerror(errno));
 }

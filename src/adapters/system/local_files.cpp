@@ -1,5 +1,6 @@
 #include "adapters/system/local_files.hpp"
 
+#include "util/crash_point.hpp"
 #include "util/error.hpp"
 
 #include <fcntl.h>
@@ -46,24 +47,31 @@ void LocalFiles::write_atomic(const std::string& path, const std::string& conten
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         throw_infra("cannot create '" + tmp + "': " + std::strerror(errno));
-    size_t off = 0;
-    while (off < content.size()) {
-        ssize_t n = ::write(fd, content.data() + off, content.size() - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int e = errno;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            throw_infra("cannot write '" + tmp + "': " + std::strerror(e));
+    util::crash_point("files.after_create"); // an empty temp file left behind
+    auto write_range = [&](size_t off, size_t end) {
+        while (off < end) {
+            ssize_t n = ::write(fd, content.data() + off, end - off);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                int e = errno;
+                ::close(fd);
+                ::unlink(tmp.c_str());
+                throw_infra("cannot write '" + tmp + "': " + std::strerror(e));
+            }
+            off += static_cast<size_t>(n);
         }
-        off += static_cast<size_t>(n);
-    }
+    };
+    // Two halves: the crash point between them leaves a half-written temp file.
+    write_range(0, content.size() / 2);
+    util::crash_point("files.mid_write");
+    write_range(content.size() / 2, content.size());
     if (::fsync(fd) != 0 || ::close(fd) != 0) {
         int e = errno;
         ::unlink(tmp.c_str());
         throw_infra("cannot flush '" + tmp + "': " + std::strerror(e));
     }
+    util::crash_point("files.before_rename");
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         int e = errno;
         ::unlink(tmp.c_str());
