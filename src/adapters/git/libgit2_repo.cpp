@@ -5,8 +5,14 @@
 
 #include <git2.h>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string_view>
 
 namespace perfsweep::adapters {
@@ -19,6 +25,31 @@ Libgit2Guard::~Libgit2Guard() {
 }
 
 namespace {
+
+/// Write this process's pid to `path` (best effort: without it a stale lock needs a manual
+/// `rm`, as with git itself).
+void write_marker(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    const ssize_t n = ::write(fd, pid.data(), pid.size());
+    (void)n;
+    ::close(fd);
+}
+
+/// If `marker` names a perfsweep process that is gone (killed mid-checkout), remove the lock
+/// files it left in `gitdir`.
+void clear_stale_locks(const std::string& gitdir, const std::string& marker) {
+    std::ifstream in(marker);
+    long pid = 0;
+    if (!(in >> pid) || pid <= 0)
+        return;
+    if (pid != ::getpid() && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH))
+        return; // that process still runs (or cannot be checked): not ours to clear
+    for (const char* lock : {"index.lock", "HEAD.lock"})
+        ::unlink((gitdir + lock).c_str());
+}
 
 template <typename T, void (*Free)(T*)> struct Handle {
     T* p = nullptr;
@@ -224,11 +255,19 @@ public:
             if (path)
                 util::crash_point("git.mid_checkout");
         };
+        // A marker naming this process stays while the checkout runs: a lock file that a killed
+        // perfsweep left behind (index.lock, HEAD.lock) is recognised by it and removed on the
+        // next checkout; a lock of a live git process is never touched.
+        const std::string gitdir = git_repository_path(m_repo.p);
+        const std::string marker = gitdir + "perfsweep-checkout.pid";
+        clear_stale_locks(gitdir, marker);
+        write_marker(marker);
         if (git_checkout_tree(m_repo.p, reinterpret_cast<const git_object*>(c.p), &opts) != 0)
             fail("check out " + sha);
         util::crash_point("git.before_set_head"); // worktree at `sha`, HEAD still the old commit
         if (git_repository_set_head_detached(m_repo.p, &oid) != 0)
             fail("detach HEAD at " + sha);
+        ::unlink(marker.c_str());
     }
 
     std::string remote_url(const std::string& remote) override {
