@@ -222,6 +222,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (pidfd >= 0)
         ::close(pidfd);
     ::kill(-pid, SIGKILL); // whatever the leader left behind in its group dies with it
+    // The forwarded SIGTERM may end the child before this loop sees the flag: it was still
+    // interrupted (the caller must clean up, e.g. remove the run's container).
+    if (!spec.ignore_interrupt && g_interrupted.load() != 0 && !r.timed_out)
+        r.interrupted = true;
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -235,19 +239,24 @@ ProcessResult run_process(const ProcessSpec& spec) {
 }
 
 Captured capture_process(ProcessSpec spec) {
-    char tmpl[] = "/tmp/perfsweep-capture-XXXXXX";
-    int fd = ::mkstemp(tmpl);
+    // In $TMPDIR (the runner's scratch space), else /tmp; removed before returning.
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string path =
+        std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/perfsweep-capture-XXXXXX";
+    std::vector<char> tmpl(path.begin(), path.end());
+    tmpl.push_back('\0');
+    int fd = ::mkstemp(tmpl.data());
     Captured c;
     if (fd < 0) {
         c.result.error = std::string("cannot create a temporary file: ") + std::strerror(errno);
         return c;
     }
     ::close(fd);
-    spec.log_path = tmpl;
+    spec.log_path = tmpl.data();
     c.result = run_process(spec);
-    std::ifstream in(tmpl, std::ios::binary);
+    std::ifstream in(tmpl.data(), std::ios::binary);
     c.output.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    ::unlink(tmpl);
+    ::unlink(tmpl.data());
     return c;
 }
 

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -111,6 +112,15 @@ ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progre
         throw_usage("--warmup " + std::to_string(m_cfg.warmup) + ": expected 0 or more");
     if (!(m_cfg.timeout_s > 0))
         throw_usage("--timeout: expected a positive duration such as 30m");
+    // $PERFSWEEP_KILL_GRACE: seconds between SIGTERM and SIGKILL to a timed-out group (default
+    // 10; the test suites use a short one).
+    if (const char* g = std::getenv("PERFSWEEP_KILL_GRACE"); g && *g) {
+        const auto v = util::parse_double(g);
+        if (!v || !(*v >= 0) || *v > 3600)
+            throw_usage(std::string("PERFSWEEP_KILL_GRACE='") + g +
+                        "': expected seconds between 0 and 3600, e.g. 2 or 0.5");
+        m_cfg.grace_s = *v;
+    }
     for (const auto& g : m_cfg.gpus)
         if (g.empty() || !util::parse_int(g))
             throw_usage("--gpus: '" + g + "' is not a GPU index; expected a list like 0,1,2,3");
