@@ -243,6 +243,7 @@ private:
             if (!m_checked_out || repo->head() != p.commits.at(repo->name()))
                 repo->checkout(p.commits.at(repo->name()));
         m_checked_out = true;
+        util::crash_point("hourly.after_checkout"); // at the state, its build not yet started
         auto req = request(p, stage);
         req.repeats = repeats;
         if (needs_build) {

@@ -223,7 +223,11 @@ TEST_CASE("timeouts and leftovers: hung groups die, containers and temp files ar
          SIGTERM, 3},
     };
     int orphans = 0, containers = 0, temps = 0, n = 0;
-    for (auto& s : scenarios) {
+    // The long version repeats every scenario (signals land at other moments of the run).
+    std::vector<Scenario> all;
+    for (int round = 0; round < suite_scale(); ++round)
+        all.insert(all.end(), scenarios.begin(), scenarios.end());
+    for (auto& s : all) {
         ++n;
         const std::string marker =
             "psw-leftover-" + std::to_string(::getpid()) + "-" + std::to_string(n);
