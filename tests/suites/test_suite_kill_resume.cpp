@@ -54,11 +54,14 @@ Ended run_once(const std::string& dir, const std::vector<std::string>& args,
     const auto out_path = dir + "/last.out", err_path = dir + "/last.err";
     std::vector<std::string> argv{PERFSWEEP_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
+    // Opened here, not in the child: a kill before the child gets to run leaves them empty.
+    const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    REQUIRE(o >= 0);
+    REQUIRE(e >= 0);
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(o, 1);
         ::dup2(e, 2);
         if (crash.empty())
@@ -72,6 +75,8 @@ Ended run_once(const std::string& dir, const std::vector<std::string>& args,
         ::execv(cargv[0], cargv.data());
         ::_exit(127);
     }
+    ::close(o);
+    ::close(e);
     int status = 0;
     if (kill_after_ms >= 0) {
         const auto deadline =
