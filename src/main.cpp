@@ -13,6 +13,7 @@
 #include "adapters/json/matrix_json.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "adapters/json/report_input_json.hpp"
+#include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "adapters/system/result_files.hpp"
@@ -31,6 +32,13 @@ int main(int argc, char** argv) {
     adapters::SystemClock clock;
     adapters::StreamProgress progress(stderr, in_actions);
     adapters::GitDemoWorldMaker demo_world;
+    // A token named by --token-env is a credential too: children never inherit it.
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--token-env")
+            adapters::protect_secret_env(argv[i + 1]);
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]).rfind("--token-env=", 0) == 0)
+            adapters::protect_secret_env(std::string(argv[i]).substr(12));
 
     ports::Adapters a;
     a.files = &files;
