@@ -62,7 +62,7 @@ std::map<std::string, std::string> snapshot(const fs::path& root) {
 
 } // namespace
 
-TEST_CASE("corrupt input: every case is a clear error or a documented skip; history unchanged",
+TEST_CASE("corrupt input: every case is a clear error or a documented skip, history unchanged",
           "[suites][corrupt]") {
     TempDir dir("perfsweep-corrupt");
     const auto f = [&](const std::string& name) { return dir.file(name); };
