@@ -32,13 +32,6 @@ int main(int argc, char** argv) {
     adapters::SystemClock clock;
     adapters::StreamProgress progress(stderr, in_actions);
     adapters::GitDemoWorldMaker demo_world;
-    // A token named by --token-env is a credential too: children never inherit it.
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::string(argv[i]) == "--token-env")
-            adapters::protect_secret_env(argv[i + 1]);
-    for (int i = 1; i < argc; ++i)
-        if (std::string(argv[i]).rfind("--token-env=", 0) == 0)
-            adapters::protect_secret_env(std::string(argv[i]).substr(12));
 
     ports::Adapters a;
     a.files = &files;
@@ -94,6 +87,7 @@ int main(int argc, char** argv) {
     };
     adapters::ActionsEnv actions(getenv_str, stdout);
     a.actions = &actions;
+    a.protect_secret_env = [](const std::string& name) { adapters::protect_secret_env(name); };
     a.open_code_host = [&](const std::string& token_env) -> std::unique_ptr<ports::CodeHost> {
         adapters::GitHubOptions opt;
         opt.token = getenv_str(token_env);
