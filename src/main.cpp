@@ -13,6 +13,7 @@
 #include "adapters/json/matrix_json.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "adapters/json/report_input_json.hpp"
+#include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "adapters/system/result_files.hpp"
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
     };
     adapters::ActionsEnv actions(getenv_str, stdout);
     a.actions = &actions;
+    a.protect_secret_env = [](const std::string& name) { adapters::protect_secret_env(name); };
     a.open_code_host = [&](const std::string& token_env) -> std::unique_ptr<ports::CodeHost> {
         adapters::GitHubOptions opt;
         opt.token = getenv_str(token_env);

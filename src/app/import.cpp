@@ -1,6 +1,9 @@
 #include "app/import.hpp"
 
 #include "util/error.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
 
 namespace perfsweep::app {
 
@@ -8,8 +11,19 @@ std::vector<core::Measurement> read_measurements(const std::string& file,
                                                  std::optional<core::ImportFormat> format,
                                                  const core::ImportDefaults& defaults,
                                                  ports::Adapters& adapters) {
-    const std::string text = adapters.files->read_text(file);
+    std::string text = adapters.files->read_text(file);
     const std::string name = file == "-" ? std::string("<stdin>") : file;
+    if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte order mark (spreadsheet exports)
+        text.erase(0, 3);
+    if (auto bad = util::first_invalid_utf8(text)) {
+        const auto line_start = text.rfind('\n', *bad == 0 ? 0 : *bad - 1);
+        const std::size_t line =
+            1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + *bad, '\n'));
+        const std::size_t column =
+            *bad - (line_start == std::string::npos || *bad == 0 ? 0 : line_start + 1) + 1;
+        throw_usage(name + ":" + std::to_string(line) + ": invalid UTF-8 at column " +
+                    std::to_string(column) + "; expected UTF-8 text");
+    }
     const core::ImportFormat f = format ? *format : core::detect_import_format(text, name);
     std::vector<core::Measurement> out;
     switch (f) {

@@ -29,6 +29,16 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
     core::Measurement m = request.base;
     if (util::trim(m.metric).empty())
         throw_usage("record: --metric is required (e.g. --metric MLUPS)");
+    for (const auto& [flag, text] :
+         {std::pair<const char*, const std::string*>{"--label", &m.label},
+          {"--benchmark", &m.benchmark},
+          {"--metric", &m.metric},
+          {"--unit", &m.unit},
+          {"--reason", &m.reason},
+          {"--image", &m.image}})
+        if (auto bad = util::first_invalid_utf8(*text))
+            throw_usage(std::string(flag) + ": invalid UTF-8 at byte " + std::to_string(*bad + 1) +
+                        "; expected UTF-8 text");
     m.commits = parse_key_values(request.commits, "--commit");
     m.runner = parse_key_values(request.runner, "--runner");
     const double now = adapters.clock->now();
@@ -58,6 +68,8 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
             auto v = util::parse_double(util::trim(text));
             if (!v)
                 throw_usage("--value '" + text + "': expected a finite number");
+            if (auto problem = core::metric_value_problem(*v); !problem.empty())
+                throw_usage("--value '" + text + "': " + problem + "; expected a measured value");
             m.values.push_back(*v);
         }
     } else if (have_output) {

@@ -17,6 +17,8 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     // A TOML config file; options of a subcommand go in a [subcommand] section (CLI11 reads
     // config files on the main app only).
     app.set_config("--config", "", "TOML config file ([investigate] section, ...)");
+    // An unknown key or section in the config file is an error naming it, never ignored.
+    app.allow_config_extras(CLI::config_extras_mode::error);
     add_version(app, ctx);
     add_demo_bench(app, ctx);
     add_record(app, ctx);
@@ -41,6 +43,11 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e); // prints the message
+        if (auto* config = app.get_config_ptr(); config && config->count() > 0)
+            std::fprintf(stderr,
+                         "perfsweep: note: options were also read from the config file "
+                         "'%s' (one [subcommand] section per command)\n",
+                         config->as<std::string>().c_str());
         return exit_usage;
     } catch (const Error& e) {
         std::fprintf(stderr, "perfsweep: error: %s\n", e.what());

@@ -115,6 +115,8 @@ void print_text(const core::HourlyResult& r) {
 }
 
 void run_cmd(const HourlyFlags& f, Context& ctx) {
+    if (ctx.adapters.protect_secret_env) // the builds and benchmarks must not inherit the token
+        ctx.adapters.protect_secret_env(f.token_env);
     app::HourlyOptions o;
     std::map<std::string, std::string> refs;
     for (const auto& s : f.ref_for) {

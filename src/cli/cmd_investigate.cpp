@@ -37,6 +37,8 @@ std::pair<std::string, std::string> name_value(const std::string& s, const std::
 
 void execute(InvestigateFlags& f, Context& ctx) {
     auto& o = f.o;
+    if (ctx.adapters.protect_secret_env) // the benchmarks must not inherit the token
+        ctx.adapters.protect_secret_env(o.token_env);
     o.threshold = app::parse_threshold(f.threshold);
     const auto dir = core::parse_direction(f.direction);
     if (!dir)

@@ -2,6 +2,7 @@
 
 #include "util/error.hpp"
 #include "util/strings.hpp"
+#include "util/time.hpp"
 
 #include <map>
 
@@ -137,6 +138,14 @@ std::vector<Measurement> parse_csv(std::string_view text, const std::string& fil
         if (m.label.empty())
             throw_usage(at + ": empty label");
         m.timestamp = cell("timestamp");
+        if (!m.timestamp.empty()) {
+            std::string why;
+            auto t = util::parse_iso8601(m.timestamp, &why);
+            if (!t)
+                throw_usage(at + ": timestamp '" + m.timestamp.substr(0, 60) + "': " + why +
+                            "; expected ISO 8601 with a zone, e.g. 2023-08-24T03:00:00Z");
+            m.timestamp = util::format_iso8601(*t);
+        }
         m.reason = cell("reason");
         const std::string status = cell("status");
         if (!status.empty()) {
@@ -157,9 +166,10 @@ std::vector<Measurement> parse_csv(std::string_view text, const std::string& fil
                 if (value.empty())
                     break;
                 auto v = util::parse_double(util::trim(part));
-                if (!v)
-                    throw_usage(at + ": value '" + std::string(util::trim(part)) +
-                                "' is not a finite number");
+                if (!v || !metric_value_problem(*v).empty())
+                    throw_usage(at + ": value '" + std::string(util::trim(part)) + "' is " +
+                                (v ? metric_value_problem(*v) : "not a finite number") +
+                                "; expected a number such as 577.3");
                 m.values.push_back(*v);
             }
         }
@@ -202,7 +212,11 @@ std::vector<Measurement> parse_grep(std::string_view text, const std::string& fi
             after = std::string(util::trim(std::string_view(after).substr(1)));
         const auto token = after.substr(0, after.find_first_of(" \t"));
         auto v = util::parse_double(token);
-        if (v) {
+        if (v && !metric_value_problem(*v).empty()) {
+            m.status = Status::failed;
+            m.reason =
+                metric + " value '" + token.substr(0, 40) + "' is " + metric_value_problem(*v);
+        } else if (v) {
             m.values.push_back(*v);
         } else {
             m.status = Status::failed;

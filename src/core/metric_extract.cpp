@@ -1,5 +1,6 @@
 #include "core/metric_extract.hpp"
 
+#include "core/model.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -44,10 +45,11 @@ Extraction extract_metric(std::string_view output, const std::string& regex) {
              it != std::sregex_iterator(); ++it) {
             const std::string text = (*it)[1].str();
             auto v = util::parse_double(text);
-            if (!v) {
+            const std::string problem = v ? core::metric_value_problem(*v) : "not a finite number";
+            if (!problem.empty()) {
                 ex.values.clear();
                 ex.reason = "line " + std::to_string(line_no) + ": metric value '" +
-                            text.substr(0, 40) + "' is not a finite number";
+                            text.substr(0, 40) + "' is " + (v ? problem : "not a finite number");
                 return ex;
             }
             ex.values.push_back(*v);

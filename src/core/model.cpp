@@ -1,5 +1,7 @@
 #include "core/model.hpp"
 
+#include <cmath>
+
 namespace perfsweep::core {
 
 std::string_view to_string(Direction d) {
@@ -83,6 +85,14 @@ std::string fingerprint_key(const std::map<std::string, std::string>& runner) {
         }
     }
     return key;
+}
+
+std::string metric_value_problem(double v) {
+    if (!std::isfinite(v))
+        return "not a finite number";
+    if (std::fabs(v) > k_max_metric_magnitude)
+        return "absurd magnitude (|value| > 1e150)";
+    return {};
 }
 
 } // namespace perfsweep::core

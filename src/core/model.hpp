@@ -60,6 +60,13 @@ std::optional<Stage> parse_stage(std::string_view s);
 /// True when `a` is better than `b` for direction `d`.
 bool is_better(Direction d, double a, double b);
 
+/// Largest magnitude a metric value may have: beyond it a value is a parse accident, and the sums
+/// of squares the statistics take over a million such values would overflow a double.
+inline constexpr double k_max_metric_magnitude = 1e150;
+/// Why `v` cannot be a metric value ("not a finite number", "absurd magnitude ..."), or "" when it
+/// can. Negative and zero values are allowed (generic metrics may be deltas or log-ratios).
+std::string metric_value_problem(double v);
+
 /// A stable key for the runner fingerprint, so points from different machines are never mixed.
 std::string fingerprint_key(const std::map<std::string, std::string>& runner);
 

@@ -74,6 +74,9 @@ struct Adapters {
         matrix_json;
     /// A merge input: the file itself, or every *.json / *.jsonl file under a directory.
     std::function<std::vector<std::string>(const std::string& path)> expand_result_files;
+    /// Treat environment variable `name` (a --token-env) as a credential: child processes never
+    /// inherit it and run logs mask its value. May be empty (no-op then).
+    std::function<void(const std::string& name)> protect_secret_env;
 };
 
 } // namespace perfsweep::ports

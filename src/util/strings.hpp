@@ -24,6 +24,11 @@ std::optional<double> parse_double(std::string_view s);
 std::optional<long long> parse_int(std::string_view s);
 /// Format `v` with `decimals` digits after the point.
 std::string format_fixed(double v, int decimals);
+/// Byte offset of the first byte of `s` that is not part of valid UTF-8 (overlong forms,
+/// surrogates and code points above U+10FFFF are invalid); nullopt when all of `s` is valid.
+std::optional<std::size_t> first_invalid_utf8(std::string_view s);
+/// `s` with every invalid UTF-8 byte replaced by U+FFFD (valid text is returned unchanged).
+std::string sanitize_utf8(std::string_view s);
 /// Remove ANSI terminal escape sequences (colours, cursor moves) from `s`.
 std::string strip_ansi(std::string_view s);
 

@@ -79,21 +79,35 @@ ports::EventTarget event_target_from_json(const std::string& event_name, const s
     t.event_name = event_name;
     rapidjson::Document d;
     d.Parse(json.c_str());
-    if (d.HasParseError() || !d.IsObject())
+    if (d.HasParseError())
+        throw_usage("GITHUB_EVENT_PATH '" + source + "': invalid JSON at offset " +
+                    std::to_string(d.GetErrorOffset()) + "; expected the event payload object");
+    if (!d.IsObject())
         throw_usage("GITHUB_EVENT_PATH '" + source + "': not a JSON object");
+    // A number field that is present must be a positive integer; a wrong type is an error naming
+    // the field (never silently "no target", never a request for PR -3).
+    auto positive = [&](const rapidjson::Value& v, const std::string& field) -> long long {
+        if (!v.IsInt64() || v.GetInt64() <= 0)
+            throw_usage("GITHUB_EVENT_PATH '" + source + "': field '" + field +
+                        "' is not a positive integer; expected a PR or issue number");
+        return v.GetInt64();
+    };
     auto number_at = [&](const char* obj) -> std::optional<long long> {
         auto it = d.FindMember(obj);
-        if (it == d.MemberEnd() || !it->value.IsObject())
+        if (it == d.MemberEnd() || it->value.IsNull())
             return std::nullopt;
+        if (!it->value.IsObject())
+            throw_usage("GITHUB_EVENT_PATH '" + source + "': field '" + obj +
+                        "' is not an object; expected the event's " + obj + " object");
         auto n = it->value.FindMember("number");
-        if (n == it->value.MemberEnd() || !n->value.IsInt64())
+        if (n == it->value.MemberEnd())
             return std::nullopt;
-        return n->value.GetInt64();
+        return positive(n->value, std::string(obj) + ".number");
     };
     if (event_name == "pull_request" || event_name == "pull_request_target") {
         t.number = number_at("pull_request");
-        if (!t.number && d.HasMember("number") && d["number"].IsInt64())
-            t.number = d["number"].GetInt64();
+        if (!t.number && d.HasMember("number"))
+            t.number = positive(d["number"], "number");
     } else if (event_name == "issues" || event_name == "issue_comment") {
         t.number = number_at("issue"); // on a PR conversation the issue number is the PR number
     } else if (event_name == "workflow_dispatch") {
@@ -103,8 +117,8 @@ ports::EventTarget event_target_from_json(const std::string& event_name, const s
                 auto v = in->value.FindMember(key);
                 if (v == in->value.MemberEnd())
                     continue;
-                if (v->value.IsInt64())
-                    t.number = v->value.GetInt64();
+                if (v->value.IsNumber())
+                    t.number = positive(v->value, std::string("inputs.") + key);
                 else if (v->value.IsString()) {
                     const std::string s(util::trim(v->value.GetString()));
                     if (s.empty())
@@ -127,7 +141,12 @@ ports::EventTarget event_target_from_json(const std::string& event_name, const s
         t.why_none = event_name.empty() ? "GITHUB_EVENT_NAME is not set"
                      : event_name == "schedule"
                          ? "a 'schedule' event has no PR or issue"
-                         : "the '" + event_name + "' event names no PR or issue";
+                         : "the '" + event_name + "' event names no PR or issue" +
+                               (event_name == "issues" || event_name == "issue_comment"
+                                    ? std::string(" (no 'issue.number' field)")
+                                : event_name.rfind("pull_request", 0) == 0
+                                    ? std::string(" (no 'pull_request.number' field)")
+                                    : std::string());
     return t;
 }
 

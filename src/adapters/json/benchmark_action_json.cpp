@@ -95,7 +95,7 @@ std::vector<core::Measurement> parse_benchmark_action(const std::string& text,
                 m.commits["repo"] = id;
                 auto v = b.FindMember("value");
                 if (v == b.MemberEnd() || !v->value.IsNumber() ||
-                    !std::isfinite(v->value.GetDouble())) {
+                    !core::metric_value_problem(v->value.GetDouble()).empty()) {
                     m.status = core::Status::failed;
                     m.reason = "no numeric value";
                 } else {

@@ -1,6 +1,7 @@
 #include "adapters/json/measurement_json.hpp"
 
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -15,15 +16,19 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
 void put(Writer& w, const char* key, const std::string& value) {
     w.Key(key);
-    w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
+    // Invalid UTF-8 (e.g. a benchmark's garbled output cut into a reason) never reaches the JSON:
+    // each bad byte becomes U+FFFD. Inputs with identity fields in bad UTF-8 are refused earlier.
+    const std::string clean = util::sanitize_utf8(value);
+    w.String(clean.c_str(), static_cast<rapidjson::SizeType>(clean.size()));
 }
 
 void put_map(Writer& w, const char* key, const std::map<std::string, std::string>& m) {
     w.Key(key);
     w.StartObject();
     for (const auto& [k, v] : m) {
-        w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
-        w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+        const std::string ck = util::sanitize_utf8(k), cv = util::sanitize_utf8(v);
+        w.Key(ck.c_str(), static_cast<rapidjson::SizeType>(ck.size()));
+        w.String(cv.c_str(), static_cast<rapidjson::SizeType>(cv.size()));
     }
     w.EndObject();
 }
@@ -90,7 +95,7 @@ std::string measurement_to_json(const core::Measurement& m) {
 
 core::Measurement measurement_from_json(std::string_view json, const std::string& where) {
     rapidjson::Document d;
-    d.Parse(json.data(), json.size());
+    d.Parse<rapidjson::kParseValidateEncodingFlag>(json.data(), json.size());
     if (d.HasParseError())
         throw_usage(where + ": invalid JSON (" + rapidjson::GetParseError_En(d.GetParseError()) +
                     " at offset " + std::to_string(d.GetErrorOffset()) + ")");
@@ -112,6 +117,9 @@ core::Measurement measurement_from_json(std::string_view json, const std::string
         for (const auto& v : it->value.GetArray()) {
             if (!v.IsNumber())
                 throw_usage(where + ": field 'values' must contain only numbers");
+            if (auto problem = core::metric_value_problem(v.GetDouble()); !problem.empty())
+                throw_usage(where + ": field 'values' holds " + std::to_string(v.GetDouble()) +
+                            ": " + problem + "; expected measured values");
             m.values.push_back(v.GetDouble());
         }
     }

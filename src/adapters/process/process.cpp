@@ -1,5 +1,6 @@
 #include "adapters/process/process.hpp"
 
+#include "util/strings.hpp"
 #include "util/time.hpp"
 
 #include <fcntl.h>
@@ -20,6 +21,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <set>
 #include <thread>
 
 extern char** environ;
@@ -84,6 +87,34 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 } // namespace
 
+namespace {
+
+std::mutex g_secret_mutex;
+std::set<std::string> g_secret_env = {"GITHUB_TOKEN", "GH_TOKEN", "PERFSWEEP_GIT_TOKEN",
+                                      "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"};
+
+std::set<std::string> secret_env_names() {
+    std::lock_guard<std::mutex> lock(g_secret_mutex);
+    return g_secret_env;
+}
+
+} // namespace
+
+void protect_secret_env(const std::string& name) {
+    std::lock_guard<std::mutex> lock(g_secret_mutex);
+    if (!name.empty())
+        g_secret_env.insert(name);
+}
+
+std::string mask_secrets(std::string text) {
+    for (const auto& name : secret_env_names()) {
+        const char* v = std::getenv(name.c_str());
+        if (v && std::string_view(v).size() >= 4)
+            text = util::replace_all(std::move(text), v, "***");
+    }
+    return text;
+}
+
 ProcessResult run_process(const ProcessSpec& spec) {
     ProcessResult r;
     const auto t0 = std::chrono::steady_clock::now();
@@ -92,10 +123,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
         return r;
     }
     std::map<std::string, std::string> env;
+    const auto secrets = secret_env_names();
     for (char** e = environ; e && *e; ++e) {
         std::string kv(*e);
         size_t eq = kv.find('=');
-        if (eq != std::string::npos)
+        // Credentials are never inherited: a benchmark or build cannot read (or echo) the token.
+        if (eq != std::string::npos && !secrets.count(kv.substr(0, eq)))
             env[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
     for (const auto& [k, v] : spec.env)

@@ -30,6 +30,12 @@ struct ProcessResult {
     double elapsed_s = 0;     ///< wall time
 };
 
+/// Also treat environment variable `name` as a credential (thread-safe). GITHUB_TOKEN, GH_TOKEN,
+/// PERFSWEEP_GIT_TOKEN, ACTIONS_RUNTIME_TOKEN and ACTIONS_ID_TOKEN_REQUEST_TOKEN always are.
+void protect_secret_env(const std::string& name);
+/// `text` with the value of every credential variable (4+ characters) replaced by "***".
+std::string mask_secrets(std::string text);
+
 /// Run `spec` to completion. The child leads its own process group; when it ends (or times out)
 /// every process left in that group is killed, so no helper it spawned survives it.
 ProcessResult run_process(const ProcessSpec& spec);

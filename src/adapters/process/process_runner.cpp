@@ -430,7 +430,13 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
             remove_container();
         }
     }
-    const std::string text = r.started ? read_all(log) : std::string();
+    // Known credentials are masked in the log itself and in everything taken from it (echo,
+    // reasons), even when a benchmark found a token by other means and printed it.
+    std::string text = r.started ? read_all(log) : std::string();
+    if (std::string masked = mask_secrets(text); masked != text) {
+        std::ofstream(log, std::ios::binary | std::ios::trunc) << masked;
+        text = std::move(masked);
+    }
     if (m_cfg.echo_logs && r.started) {
         if (text.size() > k_echo_limit)
             m_progress.untrusted_block(title + " (last 256 KiB; full log: " + log + ")",
@@ -451,7 +457,7 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
         auto ex = core::extract_metric(text, m_cfg.metric_regex);
         if (ex.values.empty() || !ex.reason.empty()) {
             out.status = core::Status::failed;
-            out.reason = ex.reason;
+            out.reason = mask_secrets(ex.reason);
         } else
             out.values = ex.values;
     }
