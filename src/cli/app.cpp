@@ -31,6 +31,7 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_demo(app, ctx);
     add_plan(app, ctx);
     add_merge(app, ctx);
+    add_issue_request(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

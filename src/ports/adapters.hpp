@@ -6,6 +6,7 @@
 #include "core/detect.hpp"
 #include "core/hourly_result.hpp"
 #include "core/import_formats.hpp"
+#include "core/issue_request.hpp"
 #include "core/report_model.hpp"
 #include "ports/actions_runner.hpp"
 #include "ports/clock.hpp"
@@ -74,6 +75,10 @@ struct Adapters {
         matrix_json;
     /// A merge input: the file itself, or every *.json / *.jsonl file under a directory.
     std::function<std::vector<std::string>(const std::string& path)> expand_result_files;
+    /// Read an issues/issue_comment event payload `json` (from `source`) as an issue request.
+    std::function<core::IssueEvent(const std::string& event_name, const std::string& json,
+                                   const std::string& source)>
+        parse_issue_event;
 };
 
 } // namespace perfsweep::ports

@@ -75,7 +75,7 @@ function coerce(schema, s) {
 }
 
 // ---- state
-const state = { issues: {}, nextComment: 1000, nextIssue: 1 };
+const state = { issues: {}, nextComment: 1000, nextIssue: 1, permissions: {} };
 let faults = [];
 const requests = [];
 function issue(repo, n) {
@@ -139,6 +139,11 @@ function handle(req, res, raw) {
       Object.assign(i, s.issue || {});
       for (const c of s.comments || []) i.comments.push({ id: state.nextComment++, body: c.body, login: c.login });
       state.nextIssue = Math.max(state.nextIssue, Number(s.number) + 1);
+      return send(res, 200, { ok: true });
+    }
+    if (p === '/_control/permission') { // {"repo":"o/r","login":"u","role":"write"} (role "404": unknown user)
+      const s = JSON.parse(raw);
+      state.permissions[`${s.repo}:${s.login}`] = s.role;
       return send(res, 200, { ok: true });
     }
     return send(res, 404, { message: 'unknown control' });
@@ -233,6 +238,12 @@ function serve(req, res, route, params, body, url, base, who, f) {
       const i = issue(repo, n);
       Object.assign(i, { title: String(body.title), body: body.body || '', labels: (body.labels || []).map((l) => typeof l === 'string' ? l : l.name), login: who.login });
       return done(201, issueJson(base, i));
+    }
+    case 'GET /repos/{owner}/{repo}/collaborators/{username}/permission': {
+      const role = state.permissions[`${repo}:${params.username}`] || 'read'; // a public repo: anyone reads
+      if (role === '404') return send(res, 404, { message: 'Not Found' });
+      const legacy = { admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read', none: 'none' }[role];
+      return send(res, 200, { permission: legacy, role_name: role, user: { login: params.username, id: 9, type: 'User' } });
     }
   }
   return send(res, 500, { message: 'fake-github: no handler for ' + key });
