@@ -13,6 +13,7 @@
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
+#include <rapidjson/document.h>
 
 #include <filesystem>
 #include <set>
@@ -319,6 +320,173 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
     report_figure("injection_cli",
                   {{"cases", std::to_string(t.cases)},
                    {"hostile_strings", std::to_string(H.size())},
+                   {"commands_executed", std::to_string(t.commands_executed)},
+                   {"workflow_commands_seen", std::to_string(t.workflow_commands)},
+                   {"forged_workflow_commands", std::to_string(t.forged_commands)},
+                   {"forged_outputs", std::to_string(t.forged_outputs)},
+                   {"markdown_injections", std::to_string(t.markdown_injections)}});
+    std::string notes;
+    for (const auto& n : t.notes)
+        notes += n.substr(0, 300) + "\n";
+    INFO(notes);
+    CHECK(t.commands_executed == 0);
+    CHECK(t.forged_commands == 0);
+    CHECK(t.forged_outputs == 0);
+    CHECK(t.markdown_injections == 0);
+}
+
+TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the action's inputs",
+          "[suites][injection]") {
+    Sandbox sb;
+    Totals t;
+    const auto& H = sb.hostile;
+    FakeGitHub gh;
+    const std::string history = sb.dir.file("history.jsonl");
+    std::string bench_name = "b";
+    for (std::size_t i = 0; i + 1 < H.size(); ++i) // all but the 100 kB one, in one name
+        bench_name += " " + H[i];
+    // 1. investigate over a history whose benchmark name, images and reasons are hostile: step
+    //    outputs, job summary, report.
+    for (int d = 1; d <= 8; ++d) {
+        const std::string day = "2023-08-0" + std::to_string(d);
+        auto r = run_perfsweep({"record", "--history", history, "--metric", "MLUPS", "--benchmark",
+                                bench_name, "--label", day, "--value", "500", "--value", "501",
+                                "--image", H[static_cast<std::size_t>(d) % H.size()]},
+                               sb.env());
+        REQUIRE(r.exit_code == 0);
+        audit(sb, t, "record " + day, r, {});
+    }
+    const std::set<std::string> investigate_keys = {
+        "verdict", "relative-change", "last-good",   "first-bad",  "window",
+        "culprit", "report-path",     "result-path", "comment-url"};
+    auto inv =
+        run_perfsweep({"investigate", "--history", history, "--metric", "MLUPS", "--benchmark",
+                       bench_name, "--test", "true", "--output-dir", sb.dir.file("inv")},
+                      sb.env());
+    INFO(inv.err.substr(0, 2000));
+    CHECK(inv.exit_code == 0);
+    const std::string report = sb.dir.file("inv/report.md");
+    REQUIRE(fs::exists(report));
+    audit(sb, t, "investigate", inv, investigate_keys, {read_file(report), inv.out});
+
+    // 2. The offline demo (the whole pipeline) inside Actions.
+    auto demo = run_perfsweep({"demo", "--output-dir", sb.dir.file("demo")}, sb.env());
+    CHECK(demo.exit_code == 0);
+    audit(sb, t, "demo", demo, investigate_keys, {demo.out});
+
+    if (gh.available()) {
+        // 3. comment: the hostile report onto an issue whose title, body and other comments are
+        //    hostile (one copies our marker); then --new-issue with a hostile title; then the
+        //    target from a hostile issue_comment payload.
+        std::string seed = R"({"repo":"acme/lbm","number":5,"issue":{"title":")";
+        auto esc = [](const std::string& s) {
+            std::string o;
+            for (char c : s) {
+                if (c == '"' || c == '\\')
+                    o += '\\', o += c;
+                else if (c == '\n')
+                    o += "\\n";
+                else if (c == '\r')
+                    o += "\\r";
+                else
+                    o += c;
+            }
+            return o;
+        };
+        seed += esc(H[6]) + R"(","body":")" + esc(bench_name) +
+                R"("},"comments":[{"login":"mallory","body":")" +
+                esc("<!-- perfsweep:default -->\n" + bench_name) +
+                R"("},{"login":"mallory","body":")" + esc(H[16]) + R"("}]})";
+        gh.control("seed", seed);
+        const std::vector<std::string> genv = {"GITHUB_API_URL=" + gh.url(),
+                                               "GITHUB_TOKEN=tok-user",
+                                               "PERFSWEEP_GITHUB_BACKOFF_S=0.05"};
+        auto c1 = run_perfsweep(
+            {"comment", "--repo", "acme/lbm", "--issue", "5", "--body-file", report}, sb.env(genv));
+        CHECK(c1.exit_code == 0);
+        const std::string state = gh.control("state");
+        audit(sb, t, "comment", c1, {"comment-url", "number"}, {}, {"tok-user"});
+        auto c2 = run_perfsweep({"comment", "--repo", "acme/lbm", "--new-issue", bench_name,
+                                 "--label", "perf", "--body-file", report},
+                                sb.env(genv));
+        CHECK(c2.exit_code == 0);
+        audit(sb, t, "comment --new-issue", c2, {"comment-url", "number"}, {}, {"tok-user"});
+        const std::string event = sb.dir.file("event.json");
+        write_file(event, R"({"action":"created","issue":{"number":5,"title":")" + esc(H[7]) +
+                              R"("},"comment":{"body":")" + esc(bench_name) +
+                              R"("},"repository":{"full_name":"acme/lbm"}})");
+        auto c3 = run_perfsweep(
+            {"comment", "--repo", "acme/lbm", "--body-file", report},
+            sb.env({"GITHUB_API_URL=" + gh.url(), "GITHUB_TOKEN=tok-user",
+                    "GITHUB_EVENT_PATH=" + event, "GITHUB_EVENT_NAME=issue_comment"}));
+        CHECK(c3.exit_code == 0);
+        // What perfsweep posted: our comment bodies and the new issue's body (an issue title is
+        // plain text on GitHub: neither mentions nor fences render there).
+        std::vector<std::string> posted;
+        {
+            rapidjson::Document d;
+            const std::string st = gh.control("state");
+            d.Parse(st.c_str());
+            REQUIRE(!d.HasParseError());
+            for (const auto& i : d["issues"].GetObject()) {
+                if (i.value.HasMember("login") && i.value["login"] == "perf-bot-user")
+                    posted.emplace_back(i.value["body"].GetString());
+                for (const auto& c : i.value["comments"].GetArray())
+                    if (c["login"] == "perf-bot-user")
+                        posted.emplace_back(c["body"].GetString());
+            }
+        }
+        CHECK(posted.size() == 2); // one sticky comment (updated twice) and the new issue
+        audit(sb, t, "comment (event target)", c3, {"comment-url", "number"}, posted, {"tok-user"});
+        CHECK(state.find("mallory") != std::string::npos);
+
+        // 4. issue-request with every hostile string in the block and in the login.
+        std::string block = "```perfsweep\nfrom: 2023-08-01\nto: 2023-08-09\n";
+        for (std::size_t i = 0; i + 1 < H.size(); ++i)
+            block += "metric: " + H[i] + "\n" + H[i] + ": 1\n";
+        block += "```\n";
+        for (const std::string& login : {std::string("alice"), H[6]}) {
+            write_file(event, R"({"action":"labeled","issue":{"number":9,"body":")" + esc(block) +
+                                  R"(","author_association":"OWNER","user":{"login":")" +
+                                  esc(login) + R"("}},"repository":{"full_name":"acme/lbm"}})");
+            auto r =
+                run_perfsweep({"issue-request"},
+                              sb.env({"GITHUB_API_URL=" + gh.url(), "GITHUB_TOKEN=tok-user",
+                                      "GITHUB_EVENT_PATH=" + event, "GITHUB_EVENT_NAME=issues"}));
+            CHECK(r.exit_code == 2);
+            audit(sb, t, "issue-request", r, {"accepted", "comment-url"}, {}, {"tok-user"});
+        }
+    } else {
+        WARN("node not found; the GitHub cases are skipped");
+    }
+
+    // 5. The action's wrapper (action/run.sh) with the real binary: every hostile string as the
+    //    label, benchmark name and test argument of `run`, and as the history of `detect`.
+    const std::string bench = sb.dir.file("bench.sh");
+    write_file(bench, "#!/bin/sh\nprintf '%s\\n' \"$@\"\nprintf 'MLUPS: 500\\n'\n");
+    for (std::size_t i = 0; i < H.size(); ++i) {
+        for (const std::string mode : {"run", "detect"}) {
+            std::vector<std::string> env =
+                sb.env({"PERFSWEEP_BIN=" + std::string(PERFSWEEP_EXE), "PERFSWEEP_IN_MODE=" + mode,
+                        "PERFSWEEP_IN_METRIC=MLUPS", "GITHUB_TOKEN=ghs_secret"});
+            if (mode == "run")
+                env.insert(env.end(),
+                           {"PERFSWEEP_IN_RUNTIME=none", "PERFSWEEP_IN_LABEL=" + H[i],
+                            "PERFSWEEP_IN_TEST=sh " + bench + " {label} " + H[i],
+                            "PERFSWEEP_IN_EXTRA_ARGS=--benchmark=" + H[(i + 1) % H.size()]});
+            else
+                env.insert(env.end(), {"PERFSWEEP_IN_HISTORY=" + H[i]});
+            auto r =
+                run_command({"bash", std::string(PERFSWEEP_SOURCE_DIR) + "/action/run.sh"}, env);
+            INFO(mode << " #" << i << ": " << r.err.substr(0, 1000));
+            CHECK(r.exit_code != 127);
+            audit(sb, t, "action " + mode + " #" + std::to_string(i), r, {"exit-code"}, {},
+                  {"ghs_secret"});
+        }
+    }
+
+    report_figure("injection_github_pipeline_action",
+                  {{"cases", std::to_string(t.cases)},
                    {"commands_executed", std::to_string(t.commands_executed)},
                    {"workflow_commands_seen", std::to_string(t.workflow_commands)},
                    {"forged_workflow_commands", std::to_string(t.forged_commands)},
