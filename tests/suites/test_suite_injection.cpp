@@ -173,11 +173,16 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
     script += "printf 'MLUPS: 500.5\\n'\n";
     write_file(bench, script);
     const std::string history = sb.dir.file("history.jsonl");
+    // At scale 1 every hostile string goes through every kind of place once (rotating over the
+    // variants); PERFSWEEP_SUITE_SCALE >= 2 tries every string with every variant.
+    const bool full = suite_scale() >= 2;
 
     // 1. run: hostile labels reach the test's argv ({label}), the log echo, the table, the JSON
     //    and the history; benchmark output is hostile on both streams.
     for (std::size_t i = 0; i < H.size(); ++i) {
         for (bool json : {false, true}) {
+            if (!full && json != (i % 2 == 1))
+                continue;
             std::vector<std::string> args = {"run",
                                              "--runtime",
                                              "none",
@@ -224,6 +229,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
     }
     // 4. hostile flag values that are refused: the error message quotes them.
     for (std::size_t i = 0; i < H.size(); ++i) {
+        std::size_t variant = 0;
         for (const auto& args : std::vector<std::vector<std::string>>{
                  {"run", "--runtime", H[i], "--test", "true"},
                  {"run", "--runtime", "none", "--test", "true", "--timeout", H[i]},
@@ -233,6 +239,8 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
                  {"comment", "--repo", H[i], "--issue", "1", "--body-file", bench},
                  {"hourly", "--repo", "x=" + H[i], "--from", "2023-08-24T00:00:00Z", "--to",
                   "2023-08-24T02:00:00Z", "--plan"}}) {
+            if (!full && variant++ % 3 != i % 3)
+                continue;
             auto r = run_perfsweep(args, sb.env({"GITHUB_TOKEN=tok-user"}));
             INFO(args[0] << " #" << i << ": " << r.err.substr(0, 500));
             CHECK(r.exit_code != 0);
@@ -342,6 +350,7 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
     const auto& H = sb.hostile;
     FakeGitHub gh;
     const std::string history = sb.dir.file("history.jsonl");
+    const bool full = suite_scale() >= 2; // see the first case
     std::string bench_name = "b";
     for (std::size_t i = 0; i + 1 < H.size(); ++i) // all but the 100 kB one, in one name
         bench_name += " " + H[i];
@@ -466,14 +475,16 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
     write_file(bench, "#!/bin/sh\nprintf '%s\\n' \"$@\"\nprintf 'MLUPS: 500\\n'\n");
     for (std::size_t i = 0; i < H.size(); ++i) {
         for (const std::string mode : {"run", "detect"}) {
+            if (!full && (mode == "run") != (i % 3 != 2))
+                continue;
             std::vector<std::string> env =
                 sb.env({"PERFSWEEP_BIN=" + std::string(PERFSWEEP_EXE), "PERFSWEEP_IN_MODE=" + mode,
                         "PERFSWEEP_IN_METRIC=MLUPS", "GITHUB_TOKEN=ghs_secret"});
             if (mode == "run")
-                env.insert(env.end(),
-                           {"PERFSWEEP_IN_RUNTIME=none", "PERFSWEEP_IN_LABEL=" + H[i],
-                            "PERFSWEEP_IN_TEST=sh " + bench + " {label} " + H[i],
-                            "PERFSWEEP_IN_EXTRA_ARGS=--benchmark=" + H[(i + 1) % H.size()]});
+                env.insert(env.end(), {"PERFSWEEP_IN_RUNTIME=none", "PERFSWEEP_IN_LABEL=" + H[i],
+                                       "PERFSWEEP_IN_TEST=sh " + bench + " {label} " + H[i],
+                                       "PERFSWEEP_IN_EXTRA_ARGS=--logs=" + sb.dir.file("alogs") +
+                                           "\n--benchmark=" + H[(i + 1) % H.size()]});
             else
                 env.insert(env.end(), {"PERFSWEEP_IN_HISTORY=" + H[i]});
             auto r =
