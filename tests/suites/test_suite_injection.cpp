@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -142,6 +143,16 @@ void audit(Sandbox& sb, Totals& t, const std::string& what, const CommandResult&
         if (n)
             t.notes.push_back(what + ": markdown injection");
     }
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t p = text.find('\n'); p != std::string::npos; p = text.find('\n', start)) {
+        out.push_back(text.substr(start, p - start));
+        start = p + 1;
+    }
+    return out;
 }
 
 std::string git(const std::string& dir, const std::vector<std::string>& args,
@@ -323,6 +334,63 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
             audit(sb, t, std::string("report hourly ") + fmt, r, none,
                   {std::string(fmt) == "markdown" ? r.out : ""});
         }
+    }
+
+    // 6. image tags: hostile text in the --image template (fake docker on PATH, which runs the
+    //    container's command here with execvp). The image must reach docker as ONE argv word.
+    {
+        const std::string bin = sb.dir.file("bin"), state = sb.dir.file("dstate");
+        const std::string calls = sb.dir.file("docker-calls.jsonl");
+        fs::create_directories(bin);
+        fs::create_directories(state);
+        fs::create_symlink(std::string(PERFSWEEP_SOURCE_DIR) + "/tests/support/fake_docker",
+                           bin + "/docker");
+        std::string remote;
+        std::vector<std::string> images;
+        for (const auto& h : H)
+            if (h.find_first_of("\r\n") == std::string::npos && h.size() < 1000) {
+                images.push_back("reg/jax:nightly-2023-08-24" + h);
+                remote += images.back() + "\n";
+            }
+        write_file(state + "/remote", remote);
+        write_file(state + "/images", "");
+        const std::vector<std::string> denv = {"PATH=" + bin + ":" + std::getenv("PATH"),
+                                               "FAKE_DOCKER_LOG=" + calls,
+                                               "FAKE_DOCKER_STATE=" + state};
+        int one_word = 0, refused_images = 0;
+        std::string missing;
+        for (std::size_t i = 0; i < images.size(); ++i) {
+            const std::string tmpl = "reg/jax:nightly-{date}" + images[i].substr(26);
+            auto r = run_perfsweep({"run", "--runtime", "docker", "--image", tmpl, "--date",
+                                    "2023-08-24", "--test", "sh " + bench, "--metric", "MLUPS",
+                                    "--logs", sb.dir.file("dlogs")},
+                                   sb.env(denv));
+            INFO("docker image #" << i << ": " << r.err.substr(0, 1500));
+            CHECK((r.exit_code == 0 || r.exit_code == 2 || r.exit_code == 4));
+            audit(sb, t, "docker image #" + std::to_string(i), r, none);
+            // Exactly one argv word of some docker call equals the expanded image.
+            bool found = false;
+            if (fs::exists(calls))
+                for (const auto& line : split_lines(read_file(calls))) {
+                    rapidjson::Document d;
+                    d.Parse(line.c_str());
+                    if (!d.HasParseError() && d.IsArray())
+                        for (const auto& w : d.GetArray())
+                            found = found || (w.IsString() && w.GetString() == images[i]);
+                }
+            one_word += found ? 1 : 0;
+            // A template that does not split (an unclosed quote) is refused, naming --image.
+            const bool refused =
+                !found && r.exit_code == 2 && r.err.find("--image") != std::string::npos;
+            refused_images += refused ? 1 : 0;
+            if (!found && !refused)
+                missing += "#" + std::to_string(i) + " rc " + std::to_string(r.exit_code) + " " +
+                           r.err.substr(0, 300) + "\n";
+        }
+        INFO("images reaching docker as one argv word: " << one_word << "/" << images.size() << "\n"
+                                                         << missing);
+        CHECK(one_word + refused_images == static_cast<int>(images.size()));
+        CHECK(one_word >= static_cast<int>(images.size()) - 1);
     }
 
     report_figure("injection_cli",
