@@ -4,6 +4,7 @@
 // comments in memory, records requests, and injects faults.
 // Prints "PORT <n>" on stdout once listening (start it with port 0).
 // Control (not GitHub API, not validated): POST /_control/faults [{...}], POST /_control/seed {...},
+// POST /_control/permission {"repo","login","role"} (collaborator-permission answers; default read),
 // GET /_control/requests, GET /_control/state.
 'use strict';
 const http = require('http');
