@@ -10,6 +10,7 @@
 #include "adapters/json/daily_json.hpp"
 #include "adapters/json/detect_json.hpp"
 #include "adapters/json/hourly_json.hpp"
+#include "adapters/json/issue_event_json.hpp"
 #include "adapters/json/matrix_json.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "adapters/json/report_input_json.hpp"
@@ -115,5 +116,6 @@ int main(int argc, char** argv) {
     a.report_input_to_json = adapters::report_input_to_json;
     a.matrix_json = adapters::matrix_to_json;
     a.expand_result_files = adapters::expand_result_files;
+    a.parse_issue_event = adapters::issue_event_from_json;
     return cli::run(argc, argv, a);
 }

@@ -1,6 +1,7 @@
 #include "cli/cli.hpp"
 #include "cli/context.hpp"
 #include "util/error.hpp"
+#include "util/workflow_text.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +34,7 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_demo(app, ctx);
     add_plan(app, ctx);
     add_merge(app, ctx);
+    add_issue_request(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -42,18 +44,20 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        app.exit(e); // prints the message
+        // CLI11's messages quote the offending value: printed inert, like our own errors.
+        std::fprintf(stderr, "%s\nRun with --help for more information.\n",
+                     util::inert_line(e.what()).c_str());
         if (auto* config = app.get_config_ptr(); config && config->count() > 0)
             std::fprintf(stderr,
                          "perfsweep: note: options were also read from the config file "
                          "'%s' (one [subcommand] section per command)\n",
-                         config->as<std::string>().c_str());
+                         util::inert_line(config->as<std::string>()).c_str());
         return exit_usage;
     } catch (const Error& e) {
-        std::fprintf(stderr, "perfsweep: error: %s\n", e.what());
+        std::fprintf(stderr, "perfsweep: error: %s\n", util::inert_line(e.what()).c_str());
         return e.kind() == ErrorKind::usage ? exit_usage : exit_infra;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "perfsweep: internal error: %s\n", e.what());
+        std::fprintf(stderr, "perfsweep: internal error: %s\n", util::inert_line(e.what()).c_str());
         return exit_infra;
     }
     return ctx.exit_code;

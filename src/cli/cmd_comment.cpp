@@ -1,5 +1,6 @@
 #include "app/comment.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "util/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -59,7 +60,7 @@ void add_comment(CLI::App& app, Context& ctx) {
         req.body = a.files->read_text(o->body_file);
         auto host = a.open_code_host(o->token_env);
         const auto res = app::post_sticky_comment(*host, req);
-        std::printf("%s %s#%lld%s%s\n", res.action.c_str(), req.repo.c_str(), res.number,
+        print_inert("%s %s#%lld%s%s\n", res.action.c_str(), req.repo.c_str(), res.number,
                     res.url.empty() ? "" : " ", res.url.c_str());
         a.actions->set_outputs({{"comment-url", res.url}, {"number", std::to_string(res.number)}});
         ctx.exit_code = exit_ok;

@@ -1,5 +1,6 @@
 #include "app/daily.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "report/daily_text.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -106,9 +107,9 @@ void execute(DailyFlags& f, Context& ctx) {
     if (f.json) {
         if (!a.daily_json)
             throw_infra("no JSON writer is available in this build");
-        std::printf("%s", a.daily_json(r).c_str());
+        write_json(a.daily_json(r));
     } else
-        std::printf("%s", report::render_daily(r).c_str());
+        write_inert(report::render_daily(r));
     std::fflush(stdout);
     bool undecided = !r.sweep.complete;
     for (const auto& b : r.sweep.boundaries)

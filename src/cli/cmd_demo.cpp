@@ -1,5 +1,6 @@
 #include "app/demo.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -19,12 +20,12 @@ void add_demo(CLI::App& app, Context& ctx) {
     cmd->callback([&ctx, o] {
         const auto r = app::run_demo(*o, ctx.adapters);
         const auto& inv = r.investigate;
-        std::printf("%s\n", inv.markdown.c_str());
-        std::printf("----\n%s\n", inv.summary.c_str());
+        print_inert("%s\n", inv.markdown.c_str());
+        print_inert("----\n%s\n", inv.summary.c_str());
         auto culprit = inv.outputs.find("culprit");
-        std::printf("culprit: %s\n",
+        print_inert("culprit: %s\n",
                     culprit == inv.outputs.end() ? "(not found)" : culprit->second.c_str());
-        std::printf("report:  %s\nresult:  %s\n", inv.report_path.c_str(), inv.result_path.c_str());
+        print_inert("report:  %s\nresult:  %s\n", inv.report_path.c_str(), inv.result_path.c_str());
         std::fflush(stdout);
         ctx.exit_code = culprit == inv.outputs.end() ? exit_inconclusive : exit_ok;
     });

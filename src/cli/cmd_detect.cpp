@@ -1,5 +1,6 @@
 #include "app/detect.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "report/detect_text.hpp"
 #include "util/error.hpp"
 
@@ -60,7 +61,10 @@ void add_detect(CLI::App& app, Context& ctx) {
             a.progress->line("warning: " + w);
         const std::string text =
             flags->json ? a.detect_to_json(out.result) : report::render_detect_text(out.result);
-        std::fwrite(text.data(), 1, text.size(), stdout);
+        if (flags->json)
+            write_json(text);
+        else
+            write_inert(text);
         ctx.exit_code = core::exit_code_for(out.result.verdict);
     });
 }

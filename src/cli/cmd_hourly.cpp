@@ -2,6 +2,7 @@
 
 #include "app/hourly.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "core/stats.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -80,37 +81,37 @@ void print_text(const core::HourlyResult& r) {
             s += (s.empty() ? "" : "  ") + name + "=" + sha.substr(0, 12);
         return s;
     };
-    std::printf("%-21s  %-10s  %-9s  %s\n", "time", "status", "changed", "commits");
+    print_inert("%-21s  %-10s  %-9s  %s\n", "time", "status", "changed", "commits");
     for (const auto& s : r.states) {
         std::string values;
         if (!s.values.empty())
             values = "  median " + util::format_fixed(core::median(s.values), 3);
-        std::printf("%-21s  %-10s  %-9s  %s%s\n", util::format_iso8601(s.time).c_str(),
+        print_inert("%-21s  %-10s  %-9s  %s%s\n", util::format_iso8601(s.time).c_str(),
                     s.status.c_str(), util::join(s.changed, ",").c_str(),
                     commits(s.commits).c_str(), values.c_str());
     }
     if (r.last_good && r.first_bad) {
-        std::printf("\nlast good: %s  %s\n", util::format_iso8601(r.last_good->time).c_str(),
+        print_inert("\nlast good: %s  %s\n", util::format_iso8601(r.last_good->time).c_str(),
                     commits(r.last_good->commits).c_str());
-        std::printf("first bad: %s  %s\n", util::format_iso8601(r.first_bad->time).c_str(),
+        print_inert("first bad: %s  %s\n", util::format_iso8601(r.first_bad->time).c_str(),
                     commits(r.first_bad->commits).c_str());
         for (const auto& [name, list] : r.candidates) {
-            std::printf("\n%s: %zu commit(s)", name.c_str(), list.size());
+            print_inert("\n%s: %zu commit(s)", name.c_str(), list.size());
             auto url = r.compare_urls.find(name);
             if (url != r.compare_urls.end())
-                std::printf("  %s", url->second.c_str());
-            std::printf("\n");
+                print_inert("  %s", url->second.c_str());
+            print_inert("\n");
             for (const auto& c : list)
-                std::printf("  %s  %s  %s  %s\n", c.sha.substr(0, 12).c_str(),
+                print_inert("  %s  %s  %s  %s\n", c.sha.substr(0, 12).c_str(),
                             util::format_iso8601(c.time).c_str(), c.author.c_str(),
                             c.subject.c_str());
         }
     }
     if (r.culprit)
-        std::printf("\nculprit: %s %s  %s\n  %s\n", r.culprit->repo.c_str(),
+        print_inert("\nculprit: %s %s  %s\n  %s\n", r.culprit->repo.c_str(),
                     r.culprit->commit.sha.c_str(), r.culprit->commit.subject.c_str(),
                     r.culprit->note.c_str());
-    std::printf("\n%s: %s (builds %d, runs %d)\n", r.conclusion.c_str(), r.message.c_str(),
+    print_inert("\n%s: %s (builds %d, runs %d)\n", r.conclusion.c_str(), r.message.c_str(),
                 r.builds, r.runs);
 }
 
@@ -218,7 +219,7 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
     }
     const auto result = app::run_hourly(o, ports);
     if (f.json)
-        std::fputs(a.hourly_json(result).c_str(), stdout);
+        write_json(a.hourly_json(result));
     else
         print_text(result);
     ctx.exit_code = result.conclusion == "inconclusive" ? exit_inconclusive : exit_ok;

@@ -1,5 +1,6 @@
 #include "app/import.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "util/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -47,7 +48,7 @@ void add_import(CLI::App& app, Context& ctx) {
             req.defaults.direction = *d;
         }
         const std::size_t n = app::run_import(req, ctx.adapters);
-        std::printf("imported %zu measurement%s into %s\n", n, n == 1 ? "" : "s",
+        print_inert("imported %zu measurement%s into %s\n", n, n == 1 ? "" : "s",
                     req.history.c_str());
         ctx.exit_code = exit_ok;
     });

@@ -1,6 +1,7 @@
 #include "app/detect.hpp"
 #include "app/investigate.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "core/sweep_plan.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -124,7 +125,7 @@ void execute(InvestigateFlags& f, Context& ctx) {
         o.comment = req;
     }
     const auto r = app::run_investigate(o, ctx.adapters);
-    std::printf("%s\n", r.markdown.c_str());
+    write_inert(r.markdown + "\n");
     std::fflush(stdout);
     ctx.adapters.progress->line("report: " + r.report_path + "  result: " + r.result_path);
     ctx.exit_code = r.exit_code;

@@ -1,5 +1,6 @@
 #include "app/fanout.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "report/daily_text.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -65,9 +66,9 @@ void execute(const MergeFlags& f, Context& ctx) {
     if (f.json) {
         if (!a.daily_json)
             throw_infra("no JSON writer is available in this build");
-        std::printf("%s", a.daily_json(r.daily).c_str());
+        write_json(a.daily_json(r.daily));
     } else
-        std::printf("%s", report::render_daily(r.daily).c_str());
+        write_inert(report::render_daily(r.daily));
     std::fflush(stdout);
     bool undecided = false;
     for (const auto& b : r.daily.sweep.boundaries)

@@ -1,5 +1,6 @@
 #include "app/fanout.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "util/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -48,7 +49,7 @@ void execute(const PlanFlags& f, Context& ctx) {
         a.progress->line(note);
     a.progress->line("plan: " + std::to_string(plan.entries.size()) + " matrix entries for " +
                      std::to_string(plan.candidates) + " dates " + f.from + " .. " + f.to);
-    std::printf("%s\n", a.matrix_json(plan.entries).c_str());
+    write_json(a.matrix_json(plan.entries) + "\n");
     std::fflush(stdout);
     ctx.exit_code = exit_ok;
 }

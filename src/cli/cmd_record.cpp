@@ -1,5 +1,6 @@
 #include "app/record.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "util/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -61,7 +62,7 @@ void add_record(CLI::App& app, Context& ctx) {
         else
             throw_usage("--match '" + flags->match + "': expected all, first or last");
         const core::Measurement m = app::run_record(req, ctx.adapters);
-        std::printf("recorded %s %s: %s (%zu value%s) into %s\n", m.label.c_str(), m.metric.c_str(),
+        print_inert("recorded %s %s: %s (%zu value%s) into %s\n", m.label.c_str(), m.metric.c_str(),
                     std::string(core::to_string(m.status)).c_str(), m.values.size(),
                     m.values.size() == 1 ? "" : "s", req.history.c_str());
         ctx.exit_code = exit_ok;

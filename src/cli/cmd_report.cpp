@@ -1,5 +1,6 @@
 #include "app/report.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -20,7 +21,7 @@ void add_report(CLI::App& app, Context& ctx) {
     cmd->callback([&ctx, req] {
         const std::string out = app::make_report(ctx.adapters, *req);
         if (req->output.empty())
-            std::fwrite(out.data(), 1, out.size(), stdout);
+            req->format == "json" ? write_json(out) : write_inert(out);
         ctx.exit_code = exit_ok;
     });
 }

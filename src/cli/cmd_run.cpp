@@ -1,5 +1,6 @@
 #include "app/run_point.hpp"
 #include "cli/context.hpp"
+#include "cli/output.hpp"
 #include "report/point_table.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -94,11 +95,11 @@ void execute(RunFlags& f, Context& ctx) {
     if (f.json) {
         if (!a.measurement_json)
             throw_infra("no JSON encoder is available in this build");
-        std::printf("%s\n", a.measurement_json(m).c_str());
+        write_json(a.measurement_json(m) + "\n");
     } else {
-        std::printf("%s", report::render_points({m}).c_str());
+        write_inert(report::render_points({m}));
         if (history)
-            std::printf("recorded in %s\n", history->describe().c_str());
+            print_inert("recorded in %s\n", history->describe().c_str());
     }
     std::fflush(stdout);
     ctx.exit_code = m.status == core::Status::ok ? exit_ok : exit_inconclusive;

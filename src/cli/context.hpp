@@ -48,5 +48,7 @@ void add_demo(CLI::App& app, Context& ctx);
 void add_plan(CLI::App& app, Context& ctx);
 /// Register `perfsweep merge` (combine matrix jobs' results).
 void add_merge(CLI::App& app, Context& ctx);
+/// Register `perfsweep issue-request` (accept or refuse an investigation asked for in an issue).
+void add_issue_request(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

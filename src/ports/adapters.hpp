@@ -6,6 +6,7 @@
 #include "core/detect.hpp"
 #include "core/hourly_result.hpp"
 #include "core/import_formats.hpp"
+#include "core/issue_request.hpp"
 #include "core/report_model.hpp"
 #include "ports/actions_runner.hpp"
 #include "ports/clock.hpp"
@@ -77,6 +78,10 @@ struct Adapters {
     /// Treat environment variable `name` (a --token-env) as a credential: child processes never
     /// inherit it and run logs mask its value. May be empty (no-op then).
     std::function<void(const std::string& name)> protect_secret_env;
+    /// Read an issues/issue_comment event payload `json` (from `source`) as an issue request.
+    std::function<core::IssueEvent(const std::string& event_name, const std::string& json,
+                                   const std::string& source)>
+        parse_issue_event;
 };
 
 } // namespace perfsweep::ports

@@ -46,6 +46,10 @@ public:
     virtual std::optional<HostIssue> create_issue(const std::string& repo, const std::string& title,
                                                   const std::string& body,
                                                   const std::vector<std::string>& labels) = 0;
+    /// The repository role of `login` in `repo`: admin, maintain, write, triage, read or none
+    /// (none also when the user is unknown). Retried like a read.
+    virtual std::string collaborator_permission(const std::string& repo,
+                                                const std::string& login) = 0;
 };
 
 } // namespace perfsweep::ports

@@ -36,6 +36,12 @@ HOSTILE = [
     "-rf",
     "x=y=z",
     "$HOME ${{ github.token }} %0A",
+    "x | touch {canary} && touch {canary}",
+    "c1\r::add-mask::INJ",
+    "::error::INJ ##[set-output name=forged;]1",
+    "@victim ```inj",
+    "bidi \u202eINJ\u2066",
+    "A" * 100 * 1024 + "$(touch {canary})",
 ]
 
 failures = []

@@ -366,4 +366,41 @@ std::optional<ports::HostIssue> GitHubClient::create_issue(const std::string& re
     return to_issue(d);
 }
 
+std::string GitHubClient::collaborator_permission(const std::string& repo,
+                                                  const std::string& login) {
+    check_repo_name(repo, "--repo");
+    const bool plain =
+        !login.empty() && login.size() <= 64 && std::all_of(login.begin(), login.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '[' ||
+                   c == ']' || c == '_';
+        });
+    if (!plain)
+        throw_usage("collaborator permission: the login is not a GitHub login");
+    std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> c(curl_easy_init(), curl_easy_cleanup);
+    char* esc = curl_easy_escape(c.get(), login.c_str(), static_cast<int>(login.size()));
+    const std::string user = esc ? esc : "";
+    curl_free(esc);
+    const std::string what = "GET /repos/" + repo + "/collaborators/{username}/permission";
+    auto r =
+        request("GET", m_opt.api_url + "/repos/" + repo + "/collaborators/" + user + "/permission",
+                "", true, true);
+    if (r->status == 404)
+        return "none"; // not a user (or not visible to the token): no access
+    if (r->status == 403)
+        throw_infra("GitHub API " + what + ": 403 " + api_message(r->body) +
+                    " (the token needs read access to the repository's metadata)");
+    auto d = parse(r->body, what);
+    if (!d.IsObject())
+        throw_infra("GitHub API " + what + ": expected a JSON object");
+    // role_name tells maintain and triage apart; the legacy `permission` folds them into
+    // write and read.
+    std::string role = str_field(d, "role_name");
+    if (role.empty())
+        role = str_field(d, "permission");
+    for (const char* known : {"admin", "maintain", "write", "triage", "read", "none"})
+        if (role == known)
+            return role;
+    return "none"; // custom roles and unknown values grant nothing here
+}
+
 } // namespace perfsweep::adapters

@@ -49,6 +49,7 @@ public:
     std::optional<ports::HostIssue> create_issue(const std::string& repo, const std::string& title,
                                                  const std::string& body,
                                                  const std::vector<std::string>& labels) override;
+    std::string collaborator_permission(const std::string& repo, const std::string& login) override;
 
     /// Perform `method` on `url` (absolute) once, without retries.
     HttpReply perform(const std::string& method, const std::string& url, const std::string& body);

@@ -2,6 +2,7 @@
 
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
+#include "util/workflow_text.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -102,18 +103,15 @@ void SystemClock::sleep(double seconds) {
 }
 
 void StreamProgress::line(std::string_view text) {
-    std::string s(text);
-    if (m_in_actions && s.rfind("::", 0) == 0)
-        s.insert(0, " "); // a progress line built from untrusted labels never starts a command
+    // A progress line built from untrusted labels never starts a workflow command (the runner
+    // trims leading whitespace and reads "##[" anywhere), and never spans two lines.
+    const std::string s = m_in_actions ? util::inert_line(text) : std::string(text);
     std::fprintf(m_out, "%s\n", s.c_str());
     std::fflush(m_out);
 }
 
 void StreamProgress::untrusted_block(std::string_view title, std::string_view text) {
-    std::string t(title);
-    for (char& c : t)
-        if (c == '\n' || c == '\r')
-            c = ' ';
+    std::string t = util::inert_line(title);
     if (!m_in_actions) {
         std::fprintf(m_out, "--- %s\n%.*s\n", t.c_str(), static_cast<int>(text.size()),
                      text.data());
@@ -124,8 +122,6 @@ void StreamProgress::untrusted_block(std::string_view title, std::string_view te
     std::random_device rd;
     std::ostringstream token;
     token << "perfsweep-" << std::hex << rd() << rd() << rd();
-    if (t.rfind("::", 0) == 0)
-        t.insert(0, " ");
     std::fprintf(m_out, "::group::%s\n::stop-commands::%s\n", t.c_str(), token.str().c_str());
     std::fwrite(text.data(), 1, text.size(), m_out);
     if (!text.empty() && text.back() != '\n')

@@ -4,6 +4,7 @@
 // comments in memory, records requests, and injects faults.
 // Prints "PORT <n>" on stdout once listening (start it with port 0).
 // Control (not GitHub API, not validated): POST /_control/faults [{...}], POST /_control/seed {...},
+// POST /_control/permission {"repo","login","role"} (collaborator-permission answers; default read),
 // GET /_control/requests, GET /_control/state.
 'use strict';
 const http = require('http');
@@ -77,7 +78,7 @@ function coerce(schema, s) {
 }
 
 // ---- state
-const state = { issues: {}, nextComment: 1000, nextIssue: 1 };
+const state = { issues: {}, nextComment: 1000, nextIssue: 1, permissions: {} };
 let faults = [];
 const requests = [];
 function issue(repo, n) {
@@ -141,6 +142,11 @@ function handle(req, res, raw) {
       Object.assign(i, s.issue || {});
       for (const c of s.comments || []) i.comments.push({ id: state.nextComment++, body: c.body, login: c.login });
       state.nextIssue = Math.max(state.nextIssue, Number(s.number) + 1);
+      return send(res, 200, { ok: true });
+    }
+    if (p === '/_control/permission') { // {"repo":"o/r","login":"u","role":"write"} (role "404": unknown user)
+      const s = JSON.parse(raw);
+      state.permissions[`${s.repo}:${s.login}`] = s.role;
       return send(res, 200, { ok: true });
     }
     return send(res, 404, { message: 'unknown control' });
@@ -235,6 +241,12 @@ function serve(req, res, route, params, body, url, base, who, f) {
       const i = issue(repo, n);
       Object.assign(i, { title: String(body.title), body: body.body || '', labels: (body.labels || []).map((l) => typeof l === 'string' ? l : l.name), login: who.login });
       return done(201, issueJson(base, i));
+    }
+    case 'GET /repos/{owner}/{repo}/collaborators/{username}/permission': {
+      const role = state.permissions[`${repo}:${params.username}`] || 'read'; // a public repo: anyone reads
+      if (role === '404') return send(res, 404, { message: 'Not Found' });
+      const legacy = { admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read', none: 'none' }[role];
+      return send(res, 200, { permission: legacy, role_name: role, user: { login: params.username, id: 9, type: 'User' } });
     }
   }
   return send(res, 500, { message: 'fake-github: no handler for ' + key });
