@@ -327,7 +327,7 @@ bool is_write(const Step& s) {
 
 TEST_CASE("GitHub faults: every fault kind at every request of the comment and issue flows",
           "[suites][github_faults]") {
-    const int workers_wanted = 6;
+    const int workers_wanted = 8;
     std::vector<std::unique_ptr<Worker>> workers;
     for (int i = 0; i < workers_wanted; ++i)
         workers.push_back(std::make_unique<Worker>());
