@@ -66,11 +66,21 @@ CommentResult post_sticky_comment(ports::CodeHost& host, const CommentRequest& r
         // --new-issue: reuse an open issue that carries our marker, else open one (carefully).
         for (int attempt = 1;; ++attempt) {
             const auto label = req.labels.empty() ? std::string() : req.labels.front();
+            std::optional<ports::HostIssue> found;
             for (const auto& i : host.list_open_issues(req.repo, label))
                 if (i.body.find(marker) != std::string::npos) {
                     number = i.number;
+                    found = i;
                     break;
                 }
+            if (found && attempt > 1 && found->body == body) {
+                // Our own creation with an unknown outcome landed after all: the report is in
+                // its body already, a comment would repeat it.
+                res.action = "issue-created";
+                res.number = found->number;
+                res.url = found->url;
+                return res;
+            }
             if (number)
                 break;
             if (attempt > req.max_create_attempts)

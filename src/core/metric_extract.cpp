@@ -8,6 +8,10 @@
 
 namespace perfsweep::core {
 
+namespace {
+constexpr std::size_t k_max_searched = 1024; ///< characters of a line segment the regex sees
+} // namespace
+
 std::string default_metric_regex(std::string_view metric) {
     std::string escaped;
     for (char c : metric) {
@@ -38,21 +42,25 @@ Extraction extract_metric(std::string_view output, const std::string& regex) {
         if (end == std::string::npos)
             end = clean.size();
         ++line_no;
-        std::string line = clean.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        for (auto it = std::sregex_iterator(line.begin(), line.end(), re);
-             it != std::sregex_iterator(); ++it) {
-            const std::string text = (*it)[1].str();
-            auto v = util::parse_double(text);
-            const std::string problem = v ? core::metric_value_problem(*v) : "not a finite number";
-            if (!problem.empty()) {
-                ex.values.clear();
-                ex.reason = "line " + std::to_string(line_no) + ": metric value '" +
-                            text.substr(0, 40) + "' is " + (v ? problem : "not a finite number");
-                return ex;
+        // A carriage return starts the line over (progress bars); std::regex recurses once per
+        // character a match consumes, so only a bounded prefix of each segment is searched (a
+        // 4,000-character token after "METRIC:" overflowed the stack under ASan).
+        for (const auto& segment : util::split(clean.substr(start, end - start), '\r')) {
+            const std::string line = segment.substr(0, k_max_searched);
+            for (auto it = std::sregex_iterator(line.begin(), line.end(), re);
+                 it != std::sregex_iterator(); ++it) {
+                const std::string text = (*it)[1].str();
+                auto v = util::parse_double(text);
+                const std::string problem =
+                    v ? core::metric_value_problem(*v) : "not a finite number";
+                if (!problem.empty()) {
+                    ex.values.clear();
+                    ex.reason = "line " + std::to_string(line_no) + ": metric value '" +
+                                text.substr(0, 40) + "' is " + problem;
+                    return ex;
+                }
+                ex.values.push_back(*v);
             }
-            ex.values.push_back(*v);
         }
         if (end == clean.size())
             break;

@@ -185,8 +185,11 @@ std::string format_duration(double seconds) {
         int s = static_cast<int>(seconds);
         std::snprintf(buf, sizeof buf, "%dm%02ds", s / 60, s % 60);
     } else {
-        int s = static_cast<int>(seconds);
-        std::snprintf(buf, sizeof buf, "%dh%02dm", s / 3600, s % 3600 / 60);
+        // Clamped: a duration read from a result file may be absurd (1e300, inf); converting it
+        // unclamped would overflow.
+        const long long s =
+            seconds < 1e15 ? static_cast<long long>(seconds) : 1'000'000'000'000'000;
+        std::snprintf(buf, sizeof buf, "%lldh%02lldm", s / 3600, s % 3600 / 60);
     }
     return buf;
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
 
 namespace perfsweep::adapters {
 namespace {
@@ -86,6 +87,16 @@ rapidjson::Document parse(const std::string& body, const std::string& what) {
     d.Parse(body.c_str());
     if (d.HasParseError())
         throw_infra("GitHub API " + what + ": reply is not JSON");
+    return d;
+}
+
+// The reply of a successful POST; an unparsable one yields a null document (the outcome is then
+// unknown to the caller, not an error: the resource was created).
+rapidjson::Document parse_created(const std::string& body) {
+    rapidjson::Document d;
+    d.Parse(body.c_str());
+    if (d.HasParseError())
+        d.SetNull();
     return d;
 }
 
@@ -193,8 +204,13 @@ std::optional<HttpReply> GitHubClient::request(const std::string& method, const 
         HttpReply r = perform(method, url, body);
         const bool last = attempt >= m_opt.max_attempts;
         if (r.status == 0 || r.status >= 500) {
-            if (!idempotent)
-                return std::nullopt; // it may have happened: the caller re-checks
+            if (!idempotent) {
+                // It may have happened: the caller re-checks. A write whose reply never came may
+                // still be in flight on the server: give it one more timeout to land first.
+                if (r.status == 0)
+                    m_clock.sleep(m_opt.timeout_s);
+                return std::nullopt;
+            }
             if (last)
                 throw_infra("GitHub API " + what + ": " +
                             (r.status ? std::to_string(r.status) + " " + api_message(r.body)
@@ -247,8 +263,13 @@ std::optional<HttpReply> GitHubClient::request(const std::string& method, const 
 
 std::vector<std::string> GitHubClient::get_all_pages(const std::string& first) {
     std::vector<std::string> pages;
+    std::set<std::string> seen;
     std::string url = first;
     for (int n = 0; !url.empty(); ++n) {
+        if (!seen.insert(url).second)
+            throw_infra("GitHub API: the Link header of " + first.substr(0, first.find('?')) +
+                        " loops back to a page already read (rel=\"next\" page " +
+                        std::to_string(n + 1) + "); not following it");
         if (n > 1000)
             throw_infra("GitHub API: more than 1000 pages at " + first.substr(0, first.find('?')));
         if (url.rfind(m_opt.api_url + "/", 0) != 0)
@@ -266,8 +287,15 @@ std::optional<std::string> GitHubClient::current_user() {
     // An installation token (an Actions GITHUB_TOKEN) may not read /user (403, not a rate
     // limit): the author is then github-actions[bot], which the caller handles.
     const HttpReply r = *request("GET", url, "", true, true);
-    if (r.status == 403 || r.status == 404)
+    // Only the documented answer for an installation token means "no user"; any other 403/404
+    // is an error (guessing the wrong author would post a second sticky comment).
+    if (r.status == 403 && api_message(r.body) == "Resource not accessible by integration")
         return std::nullopt;
+    if (r.status == 403 || r.status == 404)
+        throw_infra("GitHub API GET /user: " + std::to_string(r.status) + " " +
+                    api_message(r.body) +
+                    " (check the token; an Actions GITHUB_TOKEN gets 403 'Resource not "
+                    "accessible by integration')");
     auto d = parse(r.body, "GET /user");
     if (!d.IsObject())
         return std::nullopt;
@@ -302,7 +330,9 @@ GitHubClient::create_comment(const std::string& repo, long long number, const st
                      json_string("body", body), false);
     if (!r)
         return std::nullopt;
-    auto d = parse(r->body, "POST comment");
+    auto d = parse_created(r->body);
+    if (!d.IsObject() || int_field(d, "id") == 0)
+        return std::nullopt; // created, but the reply is unreadable: the caller re-lists
     return to_comment(d);
 }
 
@@ -362,7 +392,9 @@ std::optional<ports::HostIssue> GitHubClient::create_issue(const std::string& re
     auto r = request("POST", m_opt.api_url + "/repos/" + repo + "/issues", buf.GetString(), false);
     if (!r)
         return std::nullopt;
-    auto d = parse(r->body, "POST issue");
+    auto d = parse_created(r->body);
+    if (!d.IsObject() || int_field(d, "number") == 0)
+        return std::nullopt; // created, but the reply is unreadable: the caller re-lists
     return to_issue(d);
 }
 

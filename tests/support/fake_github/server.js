@@ -6,6 +6,12 @@
 // Control (not GitHub API, not validated): POST /_control/faults [{...}], POST /_control/seed {...},
 // POST /_control/permission {"repo","login","role"} (collaborator-permission answers; default read),
 // GET /_control/requests, GET /_control/state.
+// GET /_control/requests, GET /_control/state, POST /_control/faults_clear (drops pending faults).
+// A fault matches by method and path regex; `skip: n` lets n matching requests pass first, `times`
+// repeats it. Kinds: status (+ retry_after, reset_in, message), drop: before|after, delay_ms
+// (before processing), reply_delay_ms (after processing), body (raw reply body: malformed JSON),
+// content_type, truncate (promise more bytes than sent, then close), link_loop (rel="next" points
+// at the same page).
 'use strict';
 const http = require('http');
 const fs = require('fs');
@@ -98,7 +104,21 @@ function issueJson(base, i) {
 }
 
 function send(res, status, obj, headers = {}) {
-  const body = obj === undefined ? '' : JSON.stringify(obj);
+  let body = obj === undefined ? '' : JSON.stringify(obj);
+  const f = res.fault; // reply-shaping faults: the request was processed, the reply is bad
+  if (f) {
+    if (f.body !== undefined) body = f.body;
+    if (f.link_loop) headers = { ...headers, link: `<${res.selfUrl}>; rel="next"` };
+    const h = { 'content-type': f.content_type || 'application/json; charset=utf-8', ...headers };
+    if (f.truncate) {
+      h['content-length'] = String(Buffer.byteLength(body) + 64);
+      res.writeHead(status, h);
+      return res.write(body.slice(0, Math.floor(body.length / 2)), () => res.socket.destroy());
+    }
+    if (f.reply_delay_ms) return setTimeout(() => { res.writeHead(status, h); res.end(body); }, f.reply_delay_ms);
+    res.writeHead(status, h);
+    return res.end(body);
+  }
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   res.end(body);
 }
@@ -114,7 +134,8 @@ function paginate(req, res, base, list, url) {
 }
 
 function takeFault(method, p) {
-  const i = faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || new RegExp(f.path).test(p)));
+  const i = faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || new RegExp(f.path).test(p)) &&
+    !(f.skip > 0 && f.skip-- > 0));
   if (i < 0) return null;
   const f = faults[i];
   if (!f.times || --f.times <= 0) faults.splice(i, 1);
@@ -134,6 +155,7 @@ function handle(req, res, raw) {
   const base = `http://${req.headers.host}${prefix}`;
   if (p.startsWith('/_control/')) {
     if (p === '/_control/faults') { faults = faults.concat(JSON.parse(raw || '[]')); return send(res, 200, { ok: true }); }
+    if (p === '/_control/faults_clear') { const pending = faults.length; faults = []; return send(res, 200, { pending }); }
     if (p === '/_control/requests') return send(res, 200, requests);
     if (p === '/_control/state') return send(res, 200, state);
     if (p === '/_control/seed') {
@@ -188,6 +210,10 @@ function handle(req, res, raw) {
 
   // ---- faults
   const f = takeFault(req.method, p);
+  if (f && (f.body !== undefined || f.content_type || f.truncate || f.link_loop || f.reply_delay_ms)) {
+    res.fault = f;
+    res.selfUrl = `${base}${p}${url.search}`;
+  }
   const act = () => {
     if (f && f.drop === 'before') return req.socket.destroy();
     if (f && f.status) {
