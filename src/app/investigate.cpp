@@ -98,6 +98,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             pc.test_command = o.commits_probe;
             pc.warmup = 0;
             pc.logs_dir = o.daily_runner.logs_dir + "/probe";
+            pc.env_probe = "none"; // the environment is probed by the benchmark's runner
             probe = a.make_runner(pc);
         }
     };
