@@ -241,11 +241,10 @@ std::string describe_attribution(const Attribution& a) {
                ") and environment both changed (" + changed +
                "); the sources are narrowed inside the last good build's environment";
     case Cause::source:
-        return a.environment_known
-                   ? "sources changed (" + util::join(a.changed_repos, ", ") +
-                         "); the recorded environment is identical"
-                   : "sources changed (" + util::join(a.changed_repos, ", ") +
-                         "); the environment was not recorded on both sides";
+        return a.environment_known ? "sources changed (" + util::join(a.changed_repos, ", ") +
+                                         "); the recorded environment is identical"
+                                   : "sources changed (" + util::join(a.changed_repos, ", ") +
+                                         "); the environment was not recorded on both sides";
     case Cause::unknown:
         if (!changed.empty())
             return "the environment changed (" + changed +

@@ -82,10 +82,10 @@ std::string_view to_string(Cause c);
 /// The attribution of a good→bad change.
 struct Attribution {
     Cause cause = Cause::unknown;
-    bool commits_known = false;            ///< both sides carry commits
-    bool environment_known = false;        ///< both sides carry an environment
-    std::vector<EnvironmentChange> diff;   ///< every differing environment entry
-    std::vector<std::string> components;   ///< the differing components that explain it
+    bool commits_known = false;             ///< both sides carry commits
+    bool environment_known = false;         ///< both sides carry an environment
+    std::vector<EnvironmentChange> diff;    ///< every differing environment entry
+    std::vector<std::string> components;    ///< the differing components that explain it
     std::vector<std::string> changed_repos; ///< repos whose commit differs
 };
 

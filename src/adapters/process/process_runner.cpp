@@ -663,8 +663,8 @@ void ProcessRunner::attach_environment(core::Measurement& m, const ports::PointR
     std::map<std::string, std::string> env;
     const std::string dir = make_point_dir(request.label + ".env-probe");
     const std::string log = dir + "/env-probe.log";
-    auto o = run_once(m_env_probe, values, worker, m.image, log, request.label + " env-probe",
-                      false);
+    auto o =
+        run_once(m_env_probe, values, worker, m.image, log, request.label + " env-probe", false);
     if (o.interrupted || interrupted() != 0)
         return;
     if (o.status != core::Status::ok)
@@ -680,8 +680,8 @@ void ProcessRunner::attach_environment(core::Measurement& m, const ports::PointR
             env.emplace(k, v);
     for (const auto& w : warnings)
         m_progress.line(request.label + "  warning: " + w);
-    m_progress.line(request.label + "  environment: " + std::to_string(env.size()) +
-                    " entries (" + log + ")");
+    m_progress.line(request.label + "  environment: " + std::to_string(env.size()) + " entries (" +
+                    log + ")");
     m_env_cache[key] = env;
     m.environment = std::move(env);
 }
