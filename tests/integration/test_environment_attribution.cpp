@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string k_image = "ghcr.io/nvidia/jax:nightly-{date}";
-const std::vector<std::string> k_dates = {"2023-08-20", "2023-08-21", "2023-08-22", "2023-08-23"};
+const std::vector<std::string> k_dates = {"2023-08-21", "2023-08-22", "2023-08-23"};
 
 std::string image(const std::string& date) {
     return "ghcr.io/nvidia/jax:nightly-" + date;
@@ -92,69 +92,7 @@ rapidjson::Document parse(const std::string& text) {
     return d;
 }
 
-std::vector<std::string> daily_args(World& w, const std::string& commits_probe) {
-    return {"daily",
-            "--from",
-            k_dates.front(),
-            "--to",
-            k_dates.back(),
-            "--image",
-            k_image,
-            "--runtime",
-            "docker",
-            "--test",
-            "bash " + w.bench,
-            "--strategy",
-            "exhaustive",
-            "--repeats",
-            "2",
-            "--logs",
-            w.dir.file("logs"),
-            "--commits-probe",
-            commits_probe,
-            "--json"};
-}
-
 } // namespace
-
-TEST_CASE("daily: same source commits, cuDNN changed on one day → environmental",
-          "[environment][docker]") {
-    World w;
-    w.cudnn_update();
-    const auto r = run_perfsweep(daily_args(w, "echo jax 0123456789abcdef0123"), w.env);
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    const auto d = parse(r.out);
-    REQUIRE(d["boundaries"].Size() == 1);
-    const auto& b = d["boundaries"][0];
-    CHECK(std::string(b["last_before"].GetString()) == "2023-08-21");
-    CHECK(std::string(b["first_after"].GetString()) == "2023-08-22");
-    const auto& a = b["attribution"];
-    CHECK(std::string(a["cause"].GetString()) == "environment");
-    REQUIRE(a["components"].Size() == 1);
-    CHECK(std::string(a["components"][0].GetString()) == "cudnn");
-    REQUIRE(a["environment_diff"].Size() == 2); // cuDNN, and each nightly's own image digest
-    CHECK(std::string(a["environment_diff"][0]["name"].GetString()) == "cuDNN");
-    CHECK(std::string(a["environment_diff"][0]["before"].GetString()) == "9.1.0");
-    CHECK(std::string(a["environment_diff"][0]["after"].GetString()) == "9.2.0");
-    // Each point records its fingerprint: probe entries, labels and the digest.
-    const auto& p = d["points"][0];
-    CHECK(std::string(p["environment"]["cudnn"].GetString()) == "9.1.0");
-    CHECK(std::string(p["environment"]["label.org.opencontainers.image.version"].GetString()) ==
-          "nightly");
-    CHECK(p["environment"].HasMember("image.digest"));
-    CHECK(std::string(a["environment_diff"][1]["component"].GetString()) == "image.digest");
-    // Probed once per image, not per repeat: 4 images → 4 probe runs and 4 label reads.
-    const auto calls = w.calls();
-    std::size_t probes = 0, labels = 0;
-    for (std::size_t at = 0; (at = calls.find("perfsweep-env-probe", at)) != std::string::npos;
-         ++at)
-        ++probes;
-    for (std::size_t at = 0; (at = calls.find(".Config.Labels", at)) != std::string::npos; ++at)
-        ++labels;
-    CHECK(probes == 4);
-    CHECK(labels == 4);
-}
 
 TEST_CASE("investigate: an environmental change skips the hourly stage and says so",
           "[environment][docker]") {
@@ -205,6 +143,39 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
     CHECK_THAT(md, Catch::Contains("environmental: the source commits are identical") &&
                        Catch::Contains("### Environment") &&
                        Catch::Contains("| cuDNN | 9.1.0 | 9.2.0 |"));
+    // result.json: the daily boundary found the day and attributes it to cuDNN alone.
+    const auto d = parse(read_file(out + "/result.json"));
+    const auto& daily = d["daily"];
+    REQUIRE(daily["boundaries"].Size() == 1);
+    const auto& b = daily["boundaries"][0];
+    CHECK(std::string(b["last_before"].GetString()) == "2023-08-21");
+    CHECK(std::string(b["first_after"].GetString()) == "2023-08-22");
+    const auto& a = b["attribution"];
+    CHECK(std::string(a["cause"].GetString()) == "environment");
+    REQUIRE(a["components"].Size() == 1);
+    CHECK(std::string(a["components"][0].GetString()) == "cudnn");
+    REQUIRE(a["environment_diff"].Size() == 2); // cuDNN, and each nightly's own image digest
+    CHECK(std::string(a["environment_diff"][0]["name"].GetString()) == "cuDNN");
+    CHECK(std::string(a["environment_diff"][0]["before"].GetString()) == "9.1.0");
+    CHECK(std::string(a["environment_diff"][0]["after"].GetString()) == "9.2.0");
+    CHECK(std::string(a["environment_diff"][1]["component"].GetString()) == "image.digest");
+    CHECK_FALSE(d.HasMember("hourly"));
+    // Each point records its fingerprint: probe entries, labels and the digest.
+    const auto& p = daily["points"][0];
+    CHECK(std::string(p["environment"]["cudnn"].GetString()) == "9.1.0");
+    CHECK(std::string(p["environment"]["label.org.opencontainers.image.version"].GetString()) ==
+          "nightly");
+    CHECK(p["environment"].HasMember("image.digest"));
+    // Probed once per image, not per repeat (2 repeats per date): 3 probes, 3 label reads.
+    const auto calls = w.calls();
+    std::size_t probes = 0, labels = 0;
+    for (std::size_t at = 0; (at = calls.find("perfsweep-env-probe", at)) != std::string::npos;
+         ++at)
+        ++probes;
+    for (std::size_t at = 0; (at = calls.find(".Config.Labels", at)) != std::string::npos; ++at)
+        ++labels;
+    CHECK(probes == 3);
+    CHECK(labels == 3);
     const auto outputs = read_file(gh_out);
     CHECK_THAT(outputs, Catch::Contains("cause") && Catch::Contains("environment") &&
                             Catch::Contains("cudnn 9.1.0 -> 9.2.0"));
@@ -290,13 +261,13 @@ TEST_CASE("run: hostile probe output and labels are rejected; nothing is execute
     World w;
     const std::string marker = w.dir.file("PWNED");
     w.environments(
-        {{"2023-08-20",
+        {{"2023-08-21",
           {"cudnn=9.1.0\n::set-output name=cause::source\n::add-mask::x\nnccl=2.21\x1b[31m\n"
            "gpu name=H100\nshell=$(touch " +
                marker + ")\n" + std::string(300, 'k') + "=1\n",
            "{\"ok\":\"1\",\"bad\\nkey\":\"x\",\"evil\":\"a\\u001b]0;b\"}"}}});
     const auto r =
-        run_perfsweep({"run", "--runtime", "docker", "--image", k_image, "--date", "2023-08-20",
+        run_perfsweep({"run", "--runtime", "docker", "--image", k_image, "--date", "2023-08-21",
                        "--test", "bash " + w.bench, "--logs", w.dir.file("logs"), "--json"},
                       w.env);
     INFO(r.err);
@@ -314,11 +285,11 @@ TEST_CASE("run: hostile probe output and labels are rejected; nothing is execute
     CHECK(r.err.find('\x1b') == std::string::npos);
 }
 
-TEST_CASE("--env-probe none records no environment and runs no probe", "[environment][docker]") {
+TEST_CASE("env-probe none records no environment and runs no probe", "[environment][docker]") {
     World w;
     w.cudnn_update();
     const auto r = run_perfsweep({"run", "--runtime", "docker", "--image", k_image, "--date",
-                                  "2023-08-20", "--test", "bash " + w.bench, "--logs",
+                                  "2023-08-21", "--test", "bash " + w.bench, "--logs",
                                   w.dir.file("logs"), "--env-probe", "none", "--json"},
                                  w.env);
     INFO(r.err);

@@ -24,8 +24,8 @@ fi
 for py in python3 python; do
   if command -v "$py" >/dev/null 2>&1; then
     "$py" - <<'PY' 2>/dev/null
-import json, platform, re, subprocess
-print("python=" + platform.python_version())
+import json, os, re, sys
+print("python=%d.%d.%d" % sys.version_info[:3])
 def out(k, v):
     if v:
         print(k + "=" + str(v).strip())
@@ -52,24 +52,30 @@ out("cudnn", cudnn)
 out("nccl", header("nccl.h", ("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH")))
 if not cudnn:
     try:
+        import subprocess
         so = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, timeout=10).stdout
         m = re.search(r"libcudnn\.so\.(\d+)", so)
         if m:
             out("cudnn_so", m.group(1))
     except Exception:
         pass
-try:
-    from importlib import metadata
-    seen = set()
-    for dist in metadata.distributions():
-        name = (dist.metadata["Name"] or "").lower().replace("-", "_")
+# Installed distributions from their dist-info directory names (nothing is imported).
+seen = set()
+for entry in sys.path:
+    try:
+        names = os.listdir(entry or ".")
+    except Exception:
+        continue
+    for n in sorted(names):
+        m = re.match(r"([A-Za-z0-9_.]+)-([^-]+)\.dist-info$", n)
+        if not m:
+            continue
+        name = m.group(1).lower().replace("-", "_").replace(".", "_")
         if name in seen:
             continue
         if name.startswith("jax") or name.startswith("nvidia_") or name in ("flax", "numpy"):
             seen.add(name)
-            out(name, dist.version)
-except Exception:
-    pass
+            out(name, m.group(2))
 PY
     break
   fi

@@ -17,7 +17,7 @@ inline constexpr const char* k_env_probe_marker = "perfsweep-env-probe";
 /// The built-in probe: `sh -c SCRIPT`. Every piece is optional (missing tools print nothing); it
 /// always exits 0. Keys: cuda, cudart, cublas, cudnn, nccl, driver, gpu, gpu_count, python, and
 /// installed distributions (jax, jaxlib, jax_cuda12_plugin, jax_cuda12_pjrt, nvidia_cudnn_cu12,
-/// ...) read from package metadata without importing them.
+/// ...) read from the dist-info directory names on sys.path, without importing anything.
 core::CommandTemplate default_env_probe();
 
 /// The probe for a `--env-probe` value: nullopt-like empty template for "" / "none", the

@@ -107,6 +107,8 @@ ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progre
     m_test = core::parse_command(m_cfg.test_command, "--test");
     if (!m_cfg.build_command.empty())
         m_build = core::parse_command(m_cfg.build_command, "--build");
+    m_env_probe = env_probe_command(m_cfg.env_probe);
+    m_env_on = !m_env_probe.words.empty();
     if (!m_cfg.image.empty())
         (void)core::parse_command(m_cfg.image, "--image"); // validates its placeholders
     if (m_cfg.warmup < 0)
@@ -126,8 +128,6 @@ ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progre
     m_cfg.logs_dir = std::filesystem::absolute(m_cfg.logs_dir).lexically_normal().string();
     if (m_cfg.benchmark.empty())
         m_cfg.benchmark = m_cfg.test_command;
-    m_env_probe = env_probe_command(m_cfg.env_probe);
-    m_env_on = !m_env_probe.words.empty();
 }
 
 ProcessRunner::~ProcessRunner() {
