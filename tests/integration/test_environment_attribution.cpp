@@ -2,6 +2,10 @@
 // simulated nightly's environment (tests/support/fake_docker, env.json), real child processes and
 // a real git repo for the hourly stage.
 
+#include "adapters/process/process_runner.hpp"
+#include "adapters/system/local_files.hpp"
+#include "support/env_guard.hpp"
+#include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -316,4 +320,43 @@ TEST_CASE("runtime none: a custom probe per date; a failing probe is only a warn
     REQUIRE(bad.exit_code == 0);
     CHECK_FALSE(parse(bad.out).HasMember("environment"));
     CHECK_THAT(bad.err, Catch::Contains("warning: environment probe failed"));
+}
+
+TEST_CASE("slurm: the probe runs once as an srun job step, like the test", "[environment][slurm]") {
+    const std::string support = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/support/slurm/";
+    TempDir cluster("perfsweep-envfp-slurm");
+    const auto start = run_command({"bash", support + "start.sh", cluster.path().string()});
+    struct Stop {
+        std::string script, dir;
+        ~Stop() { run_command({"bash", script, dir}); }
+    } stop{support + "stop.sh", cluster.path().string()};
+    if (start.exit_code != 0) {
+        REQUIRE(start.exit_code == 77); // Slurm cannot run on this machine; anything else is a bug
+        WARN("SKIPPED: " << start.err);
+        return;
+    }
+    EnvGuard conf("SLURM_CONF", cluster.file("slurm.conf"));
+    TempDir dir("perfsweep-envfp-slurm-run");
+    write_file(dir.file("bench.sh"), "echo MLUPS: 1$PERFSWEEP_REPEAT\n");
+    write_file(dir.file("probe.sh"), "echo slurm_job=$SLURM_JOB_ID\necho cuda=12.4.1\n");
+    perfsweep::ports::RunnerConfig c;
+    c.runtime = "slurm";
+    c.test_command = "bash " + dir.file("bench.sh");
+    c.env_probe = "bash " + dir.file("probe.sh");
+    c.logs_dir = dir.file("logs");
+    c.timeout_s = 60;
+    RecordingProgress progress;
+    perfsweep::adapters::SystemClock clock;
+    perfsweep::adapters::ProcessRunner runner(c, progress, clock);
+    perfsweep::ports::PointRequest req;
+    req.label = "2023-08-21";
+    req.values = {{"date", "2023-08-21"}};
+    req.repeats = 2;
+    const auto m = runner.run_points({req, req});
+    REQUIRE(m.size() == 2);
+    CHECK(m[0].environment.at("cuda") == "12.4.1");
+    CHECK_FALSE(m[0].environment.at("slurm_job").empty()); // it ran inside a job step
+    CHECK(m[1].environment == m[0].environment);           // probed once: the cached fingerprint
+    CHECK(fs::exists(dir.file("logs/2023-08-21.env-probe/env-probe.log")));
+    CHECK_FALSE(fs::exists(dir.file("logs/2023-08-21.env-probe.2")));
 }
