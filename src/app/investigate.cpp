@@ -1,6 +1,7 @@
 #include "app/investigate.hpp"
 
 #include "app/run_point.hpp"
+#include "core/environment.hpp"
 #include "report/markdown.hpp"
 #include "util/error.hpp"
 #include "util/exit_codes.hpp"
@@ -98,6 +99,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             pc.test_command = o.commits_probe;
             pc.warmup = 0;
             pc.logs_dir = o.daily_runner.logs_dir + "/probe";
+            pc.env_probe = "none"; // the environment is probed by the benchmark's runner
             probe = a.make_runner(pc);
         }
     };
@@ -203,13 +205,34 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         for (const auto* b : bounds) {
             const std::string good_label = dref.sweep.points[b->last_before].label;
             const std::string bad_label = dref.sweep.points[b->first_after].label;
+            // Sources, environment or both (core/environment): same sources → no hourly stage.
+            const auto attr = core::attribute_boundary(dref, *b);
+            progress.line("cause " + good_label + " → " + bad_label + ": " +
+                          core::describe_attribution(attr));
             if (res.outputs.find("last-good") == res.outputs.end()) {
                 res.outputs["last-good"] = good_label;
                 res.outputs["first-bad"] = bad_label;
                 res.outputs["relative-change"] = util::format_fixed(b->relative_change, 4);
+                res.outputs["cause"] = std::string(core::to_string(attr.cause));
+                std::vector<std::string> diff;
+                for (const auto& c : attr.diff)
+                    diff.push_back(c.component + " " + (c.before.empty() ? "absent" : c.before) +
+                                   " -> " + (c.after.empty() ? "absent" : c.after));
+                if (!diff.empty())
+                    res.outputs["environment-diff"] = util::join(diff, "; ");
+            }
+            if (attr.cause == core::Cause::environment) {
+                progress.line("hourly skipped: nightlies " + good_label + " and " + bad_label +
+                              " were built from the same source commits; the change is "
+                              "environmental");
+                continue;
             }
             if (!o.hourly || o.hourly_options.repos.empty())
                 continue;
+            if (attr.cause == core::Cause::both)
+                progress.line("sources and environment both changed: the sources are narrowed "
+                              "inside the last good nightly " +
+                              good_label + ", holding its environment");
             auto good = point_commits(dref, b->last_before);
             auto bad = point_commits(dref, b->first_after);
             HourlyOptions h = o.hourly_options;

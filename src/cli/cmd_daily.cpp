@@ -94,6 +94,7 @@ void execute(DailyFlags& f, Context& ctx) {
         pc.test_command = f.probe;
         pc.warmup = 0;
         pc.logs_dir = cfg.logs_dir + "/probe";
+        pc.env_probe = "none"; // the environment is probed by the benchmark's runner
         probe = a.make_runner(pc);
     }
     app::MeasurementCodec codec{a.measurement_json, a.measurement_from_json};
@@ -173,6 +174,13 @@ void add_daily(CLI::App& app, Context& ctx) {
         ->capture_default_str();
     cmd->add_option("--logs", f->cfg.logs_dir, "Directory for per-run logs")->capture_default_str();
     cmd->add_option("--mount", f->cfg.mounts, "Container mount SRC:DST[:ro] (repeatable)");
+    f->cfg.env_probe = "default";
+    cmd->add_option(
+           "--env-probe", f->cfg.env_probe,
+           "Environment fingerprint probe, run once per image: default (built-in script: CUDA, "
+           "cuDNN, NCCL, cuBLAS, driver, GPU, Python packages), none, or a command "
+           "printing key=value lines")
+        ->capture_default_str();
     cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
     cmd->add_option("--workdir", f->cfg.workdir, "Working directory ({workdir})");
     cmd->add_option("--srun-arg", f->cfg.srun_args,

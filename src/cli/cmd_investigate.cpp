@@ -181,6 +181,13 @@ void add_investigate(CLI::App& app, Context& ctx) {
         "--commits-probe", o.commits_probe,
         "Command printing a nightly's commits, e.g. cat /opt/manifest.d/git-clone.yaml");
     cmd->add_option("--mount", d.mounts, "Container mount SRC:DST[:ro] (repeatable)");
+    d.env_probe = "default";
+    cmd->add_option(
+           "--env-probe", d.env_probe,
+           "Environment fingerprint probe, run once per image: default (built-in script: CUDA, "
+           "cuDNN, NCCL, cuBLAS, driver, GPU, Python packages), none, or a command "
+           "printing key=value lines")
+        ->capture_default_str();
     cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
     cmd->add_option("--logs", d.logs_dir, "Directory for per-run logs")->capture_default_str();
     cmd->add_option("--repo", f->repos, "NAME=PATH of a full source clone (repeatable)");

@@ -144,6 +144,13 @@ void add_run(CLI::App& app, Context& ctx) {
     cmd->add_option("--history", f->history, "Append the measurement to this history");
     cmd->add_flag("--json", f->json, "Print the measurement as JSON");
     cmd->add_option("--mount", f->cfg.mounts, "Container mount SRC:DST[:ro] (repeatable)");
+    f->cfg.env_probe = "default";
+    cmd->add_option(
+           "--env-probe", f->cfg.env_probe,
+           "Environment fingerprint probe, run once per image: default (built-in script: CUDA, "
+           "cuDNN, NCCL, cuBLAS, driver, GPU, Python packages), none, or a command "
+           "printing key=value lines")
+        ->capture_default_str();
     cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
     cmd->add_option("--workdir", f->cfg.workdir, "Working directory ({workdir})");
     cmd->add_option("--commit", f->commits, "NAME=SHA for {commit:NAME} (repeatable)");

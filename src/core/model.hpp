@@ -39,6 +39,8 @@ struct Measurement {
     std::map<std::string, std::string>
         commit_times;                          ///< repo → committer time (ISO 8601), when known
     std::map<std::string, std::string> runner; ///< runner fingerprint: gpu, driver, hostname, ...
+    std::map<std::string, std::string>
+        environment; ///< environment fingerprint: cuda, cudnn, nccl, jax, image labels, ...
     Status status = Status::ok;
     std::string reason; ///< why it is not ok (empty when ok)
     std::string log;    ///< path of the run's log file, if any

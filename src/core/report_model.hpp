@@ -59,6 +59,27 @@ struct ReportCulprit {
     std::string url;
 };
 
+/// One differing environment component between a good and a bad build.
+struct ReportEnvChange {
+    std::string component; ///< key, e.g. "cudnn"
+    std::string name;      ///< readable name, e.g. "cuDNN"
+    std::string before;    ///< good build's value ("" = not recorded)
+    std::string after;     ///< bad build's value ("" = not recorded)
+};
+
+/// What explains a daily boundary: sources, environment, both (core/environment).
+struct ReportAttribution {
+    std::string last_good; ///< the boundary's last good nightly
+    std::string first_bad; ///< its first bad nightly
+    std::string cause;     ///< environment | source | both | unknown | none
+    bool commits_known = false;
+    bool environment_known = false;
+    std::vector<std::string> components;    ///< differing environment components
+    std::vector<std::string> changed_repos; ///< repos whose commit differs
+    std::vector<ReportEnvChange> diff;      ///< every differing environment entry
+    std::string summary;                    ///< one plain-text sentence
+};
+
 /// The good → bad window of source states.
 struct ReportWindow {
     ReportState last_good;
@@ -89,6 +110,8 @@ struct ReportInput {
     std::map<std::string, std::vector<ReportCommit>> candidates; ///< repo → commits
     std::map<std::string, std::string> repo_urls;                ///< repo → https URL (for links)
     std::optional<ReportCulprit> culprit;
+    /// Per daily boundary, when recorded: what explains it (sources, environment, both).
+    std::vector<ReportAttribution> attributions;
     std::vector<ReportPoint> skipped;          ///< failed/skipped points reported by any stage
     std::map<std::string, std::string> runner; ///< runner fingerprint
     ReportBudget budget;

@@ -33,6 +33,9 @@ struct RunnerConfig {
     bool keep_images = false;                ///< do not `rmi` images perfsweep pulled
     std::vector<std::string> srun_args;      ///< extra srun arguments (partition, account, ...)
     bool echo_logs = false;                  ///< echo each run's log through Progress
+    /// Environment probe run once per image (not per repeat): "" or "none" = off, "default" =
+    /// the built-in script, else a command template printing key=value lines.
+    std::string env_probe;
 };
 
 /// A runner over one environment that can also build (kept container for the hourly stage).

@@ -1,5 +1,6 @@
 #include "report/daily_text.hpp"
 
+#include "core/environment.hpp"
 #include "core/stats.hpp"
 #include "report/text_table.hpp"
 
@@ -61,6 +62,10 @@ std::string render_daily(const core::DailyResult& r) {
             out += " [" + std::to_string(b.untested_between) + " dates between not measured]";
         out += ": " + num(b.old_level) + " -> " + num(b.new_level) + " " + r.unit + " (" +
                pct(b.relative_change) + ")\n";
+        if (const auto a = core::attribute_boundary(r, b);
+            !a.diff.empty() || a.cause == core::Cause::environment || a.cause == core::Cause::both)
+            out += "  cause: " + std::string(core::to_string(a.cause)) + " - " +
+                   core::describe_attribution(a) + "\n";
     }
     for (auto i : s.skipped) {
         const auto& p = s.points[i];

@@ -98,6 +98,17 @@ Shift primary_regression(const core::ReportInput& in) {
     return {};
 }
 
+/// The attribution of the primary regression's daily boundary, if recorded.
+const core::ReportAttribution* primary_attribution(const core::ReportInput& in) {
+    const Shift p = primary_regression(in);
+    if (!p.s || !p.nightly)
+        return nullptr;
+    for (const auto& a : in.attributions)
+        if (a.last_good == p.s->last_before && a.first_bad == p.s->first_after)
+            return &a;
+    return nullptr;
+}
+
 std::string spread_cell(const std::vector<double>& v) {
     if (v.size() < 2)
         return "–";
@@ -165,6 +176,32 @@ std::string shift_table(const std::vector<core::ReportShift>& shifts, const std:
                         escape_markdown(s.kind)});
     return table({"last before", "first after", "old", "new", "change", "kind"}, rows, title,
                  lim.rows, fold);
+}
+
+/// "### Environment": the diff between the last good and first bad build and what it means.
+std::string environment_section(const core::ReportInput& in, const Limits& lim, std::size_t fold) {
+    const auto* a = primary_attribution(in);
+    if (!a || a->diff.empty())
+        return "";
+    std::string out = "### Environment\n\n";
+    out += "Between nightly " + escape_markdown(a->last_good) + " (last good) and " +
+           escape_markdown(a->first_bad) + " (first bad): " + escape_markdown(a->summary) + ".\n\n";
+    if (a->cause == "environment")
+        out += "The hourly and commit stages were not run: no source commit can explain a "
+               "change between builds of identical sources.\n\n";
+    else if (a->cause == "both")
+        out += "The hourly stage rebuilds the sources inside the last good nightly's image, so "
+               "the sources are narrowed with the good build's environment held fixed.\n\n";
+    else if (a->cause == "unknown")
+        out += "The source commits of these builds are unknown (set --commits-probe), so the "
+               "change is not attributed.\n\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& c : a->diff)
+        rows.push_back({escape_markdown(c.name),
+                        escape_markdown(c.before.empty() ? "(absent)" : c.before),
+                        escape_markdown(c.after.empty() ? "(absent)" : c.after)});
+    out += table({"component", "last good", "first bad"}, rows, "Environment diff", lim.rows, fold);
+    return out + "\n";
 }
 
 std::string points_section(const core::ReportInput& in, const std::vector<core::ReportPoint>& pts,
@@ -247,6 +284,7 @@ std::string render(const core::ReportInput& in, const MarkdownOptions& opt, cons
         }
         out += "\n";
     }
+    out += environment_section(in, lim, opt.fold_rows);
     if (!in.candidates.empty()) {
         out += "### Candidate commits\n\n";
         for (const auto& [repo, list] : in.candidates) {
@@ -447,6 +485,10 @@ std::string verdict_sentence(const core::ReportInput& in) {
     const double rel = old_v != 0 ? (new_v - old_v) / std::fabs(old_v) : 0;
     s = metric + (new_v < old_v ? " fell " : " rose ") + fmt_pct(rel) + " (" + fmt_num(old_v) +
         " → " + fmt_num(new_v) + ")" + where;
+    if (const auto* a = primary_attribution(in);
+        a && (a->cause == "environment" || a->cause == "both" ||
+              (a->cause == "unknown" && !a->components.empty())))
+        s += "; " + escape_markdown(a->summary);
     if (in.culprit) {
         const auto& c = *in.culprit;
         s += "; culprit: " + escape_markdown(repo_display(in, c.repo)) + "@" +

@@ -1,5 +1,6 @@
 #include "adapters/json/daily_json.hpp"
 
+#include "core/environment.hpp"
 #include "core/stats.hpp"
 
 #include <rapidjson/prettywriter.h>
@@ -45,6 +46,40 @@ const core::Measurement* last_record(const core::DailyResult& r, std::size_t i) 
     if (i >= r.measurements.size() || r.measurements[i].empty())
         return nullptr;
     return &r.measurements[i].back();
+}
+
+void put_strings(Writer& w, const char* key, const std::vector<std::string>& v) {
+    w.Key(key);
+    w.StartArray();
+    for (const auto& x : v)
+        w.String(x.c_str(), static_cast<rapidjson::SizeType>(x.size()));
+    w.EndArray();
+}
+
+// What explains the boundary: sources, environment, both (core/environment).
+void put_attribution(Writer& w, const core::Attribution& a) {
+    w.Key("attribution");
+    w.StartObject();
+    put(w, "cause", std::string(core::to_string(a.cause)));
+    w.Key("commits_known");
+    w.Bool(a.commits_known);
+    w.Key("environment_known");
+    w.Bool(a.environment_known);
+    put_strings(w, "components", a.components);
+    put_strings(w, "changed_repos", a.changed_repos);
+    w.Key("environment_diff");
+    w.StartArray();
+    for (const auto& c : a.diff) {
+        w.StartObject();
+        put(w, "component", c.component);
+        put(w, "name", core::environment_component_name(c.component));
+        put(w, "before", c.before);
+        put(w, "after", c.after);
+        w.EndObject();
+    }
+    w.EndArray();
+    put(w, "summary", core::describe_attribution(a));
+    w.EndObject();
 }
 
 } // namespace
@@ -101,6 +136,8 @@ std::string daily_to_json(const core::DailyResult& r) {
                 put(w, "digest", m->digest);
             put_map(w, "commits", m->commits);
             put_map(w, "commit_times", m->commit_times);
+            if (const auto fp = core::build_fingerprint(r.measurements[i]); !fp.environment.empty())
+                put_map(w, "environment", fp.environment);
         }
         w.EndObject();
     }
@@ -132,6 +169,7 @@ std::string daily_to_json(const core::DailyResult& r) {
             put_map(w, "first_after_commits", m->commits);
             put_map(w, "first_after_commit_times", m->commit_times);
         }
+        put_attribution(w, core::attribute_boundary(r, b));
         w.EndObject();
     }
     w.EndArray();

@@ -86,6 +86,8 @@ std::string measurement_to_json(const core::Measurement& m) {
     put_map(w, "commits", m.commits);
     put_map(w, "commit_times", m.commit_times);
     put_map(w, "runner", m.runner);
+    if (!m.environment.empty())
+        put_map(w, "environment", m.environment);
     put(w, "status", std::string(core::to_string(m.status)));
     put(w, "reason", m.reason);
     put(w, "log", m.log);
@@ -137,6 +139,7 @@ core::Measurement measurement_from_json(std::string_view json, const std::string
     m.commits = get_map(d, "commits", where);
     m.commit_times = get_map(d, "commit_times", where);
     m.runner = get_map(d, "runner", where);
+    m.environment = get_map(d, "environment", where);
     const auto status = get_string(d, "status", where, true);
     auto parsed = core::parse_status(status);
     if (!parsed)

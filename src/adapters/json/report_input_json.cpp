@@ -215,9 +215,56 @@ public:
         auto pt = [this](const Value& e, const std::string& p) { return point(e, p); };
         list(v, path, "points", in.daily_points, pt);
         list(v, path, "boundaries", in.boundaries, sh);
+        attributions(v, path, in);
         for (const auto& p : in.daily_points)
             if (p.status != "ok")
                 in.skipped.push_back(p);
+    }
+    void strings(const Value& obj, const std::string& path, const char* name,
+                 std::vector<std::string>& out) const {
+        if (const Value* a = array(obj, path, name))
+            for (rapidjson::SizeType i = 0; i < a->Size(); ++i) {
+                if (!(*a)[i].IsString())
+                    fail(path + "." + name + "[" + std::to_string(i) + "]", "a string");
+                out.emplace_back((*a)[i].GetString(), (*a)[i].GetStringLength());
+            }
+    }
+    // Each daily boundary's "attribution" object (sources / environment / both).
+    void attributions(const Value& v, const std::string& path, core::ReportInput& in) const {
+        const Value* bs = array(v, path, "boundaries");
+        if (!bs)
+            return;
+        for (rapidjson::SizeType i = 0; i < bs->Size(); ++i) {
+            const std::string bp = path + ".boundaries[" + std::to_string(i) + "]";
+            const Value& b = element_object(*bs, i, path + ".boundaries");
+            const Value* a = object(b, bp, "attribution");
+            if (!a)
+                continue;
+            const std::string ap = bp + ".attribution";
+            core::ReportAttribution ra;
+            str(b, bp, "last_before", ra.last_good);
+            str(b, bp, "first_after", ra.first_bad);
+            str(*a, ap, "cause", ra.cause);
+            boolean(*a, ap, "commits_known", ra.commits_known);
+            boolean(*a, ap, "environment_known", ra.environment_known);
+            strings(*a, ap, "components", ra.components);
+            strings(*a, ap, "changed_repos", ra.changed_repos);
+            str(*a, ap, "summary", ra.summary);
+            if (const Value* d = array(*a, ap, "environment_diff"))
+                for (rapidjson::SizeType k = 0; k < d->Size(); ++k) {
+                    const std::string ep = ap + ".environment_diff[" + std::to_string(k) + "]";
+                    const Value& e = element_object(*d, k, ap + ".environment_diff");
+                    core::ReportEnvChange c;
+                    str(e, ep, "component", c.component);
+                    str(e, ep, "name", c.name);
+                    str(e, ep, "before", c.before);
+                    str(e, ep, "after", c.after);
+                    if (c.name.empty())
+                        c.name = c.component;
+                    ra.diff.push_back(std::move(c));
+                }
+            in.attributions.push_back(std::move(ra));
+        }
     }
     void hourly(const Value& v, const std::string& path, core::ReportInput& in) const {
         common(v, path, in);
@@ -479,6 +526,44 @@ std::string report_input_to_json(const core::ReportInput& in) {
     for (const auto& p : in.skipped)
         write_point(w, p);
     w.EndArray();
+    if (!in.attributions.empty()) {
+        w.Key("attributions");
+        w.StartArray();
+        for (const auto& a : in.attributions) {
+            w.StartObject();
+            write_kv(w, "last_good", a.last_good);
+            write_kv(w, "first_bad", a.first_bad);
+            write_kv(w, "cause", a.cause);
+            w.Key("commits_known");
+            w.Bool(a.commits_known);
+            w.Key("environment_known");
+            w.Bool(a.environment_known);
+            w.Key("components");
+            w.StartArray();
+            for (const auto& c : a.components)
+                w.String(c.c_str(), static_cast<rapidjson::SizeType>(c.size()));
+            w.EndArray();
+            w.Key("changed_repos");
+            w.StartArray();
+            for (const auto& c : a.changed_repos)
+                w.String(c.c_str(), static_cast<rapidjson::SizeType>(c.size()));
+            w.EndArray();
+            w.Key("environment_diff");
+            w.StartArray();
+            for (const auto& c : a.diff) {
+                w.StartObject();
+                write_kv(w, "component", c.component);
+                write_kv(w, "name", c.name);
+                write_kv(w, "before", c.before);
+                write_kv(w, "after", c.after);
+                w.EndObject();
+            }
+            w.EndArray();
+            write_kv(w, "summary", a.summary);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
     write_str_map(w, "repos", in.repo_urls);
     write_str_map(w, "runner", in.runner);
     if (in.budget.runs) {

@@ -1,6 +1,8 @@
 #include "adapters/process/process_runner.hpp"
 
+#include "adapters/process/env_probe.hpp"
 #include "adapters/process/process.hpp"
+#include "core/environment.hpp"
 #include "core/metric_extract.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -106,6 +108,8 @@ ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progre
     m_test = core::parse_command(m_cfg.test_command, "--test");
     if (!m_cfg.build_command.empty())
         m_build = core::parse_command(m_cfg.build_command, "--build");
+    m_env_probe = env_probe_command(m_cfg.env_probe);
+    m_env_on = !m_env_probe.words.empty();
     if (!m_cfg.image.empty())
         (void)core::parse_command(m_cfg.image, "--image"); // validates its placeholders
     if (m_cfg.warmup < 0)
@@ -593,6 +597,7 @@ ProcessRunner::run_points(const std::vector<ports::PointRequest>& requests) {
                 return;
             try {
                 results[i] = run_one(requests[i], worker, batch);
+                attach_environment(results[i], requests[i], worker);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(err_mutex);
                 if (!error)
@@ -651,6 +656,50 @@ ports::StepOutcome ProcessRunner::build(const ports::PointRequest& request) {
     m_progress.line(request.label + "  build  " + (ran_ok ? "ok" : out.reason) + "  " +
                     util::format_duration(o.elapsed_s));
     return out;
+}
+
+void ProcessRunner::attach_environment(core::Measurement& m, const ports::PointRequest& request,
+                                       size_t worker) {
+    if (!m_env_on || m.status == core::Status::missing || interrupted() != 0)
+        return;
+    auto values = base_values(request, worker);
+    values["time"] = m.timestamp;
+    values["image"] = m.image;
+    values["repeat"] = "env-probe";
+    const auto argv = core::substitute(m_env_probe, values);
+    std::string key = m.image;
+    for (const auto& w : argv)
+        key += '\n' + w;
+    std::lock_guard<std::mutex> lock(m_env_mutex); // one probe at a time; later calls hit the cache
+    if (auto it = m_env_cache.find(key); it != m_env_cache.end()) {
+        m.environment = it->second;
+        return;
+    }
+    std::vector<std::string> warnings;
+    std::map<std::string, std::string> env;
+    const std::string dir = make_point_dir(request.label + ".env-probe");
+    const std::string log = dir + "/env-probe.log";
+    auto o =
+        run_once(m_env_probe, values, worker, m.image, log, request.label + " env-probe", false);
+    if (o.interrupted || interrupted() != 0)
+        return;
+    if (o.status != core::Status::ok)
+        warnings.push_back("environment probe failed (" + std::string(core::to_string(o.status)) +
+                           ": " + o.reason + "); log " + log);
+    else {
+        auto parsed = core::parse_environment_probe(read_all(log), log);
+        env = std::move(parsed.entries);
+        warnings.insert(warnings.end(), parsed.warnings.begin(), parsed.warnings.end());
+    }
+    if (is_container() && !m.image.empty())
+        for (auto& [k, v] : image_labels(m_engine, m.image, warnings))
+            env.emplace(k, v);
+    for (const auto& w : warnings)
+        m_progress.line(request.label + "  warning: " + w);
+    m_progress.line(request.label + "  environment: " + std::to_string(env.size()) + " entries (" +
+                    log + ")");
+    m_env_cache[key] = env;
+    m.environment = std::move(env);
 }
 
 } // namespace perfsweep::adapters

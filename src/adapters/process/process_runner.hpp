@@ -65,6 +65,14 @@ private:
     bool m_have_fingerprint = false;
     std::map<std::string, std::string> m_fingerprint;
     int m_container_seq = 0;
+
+    // Environment fingerprints (adapters/process/env_probe): probed once per image and probe.
+    void attach_environment(core::Measurement& m, const ports::PointRequest& request,
+                            size_t worker);
+    core::CommandTemplate m_env_probe; ///< empty words: no probe command
+    bool m_env_on = false;             ///< false with --env-probe none: no labels either
+    std::mutex m_env_mutex;
+    std::map<std::string, std::map<std::string, std::string>> m_env_cache;
 };
 
 } // namespace perfsweep::adapters

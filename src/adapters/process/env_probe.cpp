@@ -1,0 +1,144 @@
+#include "adapters/process/env_probe.hpp"
+
+#include "adapters/process/process.hpp"
+#include "core/environment.hpp"
+#include "util/strings.hpp"
+
+#include <rapidjson/document.h>
+
+namespace perfsweep::adapters {
+
+namespace {
+
+// No braces except ${...}: the words go through placeholder substitution like any command.
+constexpr const char* k_script =
+    R"PROBE(# perfsweep-env-probe: prints key=value lines; every piece is optional
+if command -v nvidia-smi >/dev/null 2>&1; then
+  line=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+  if [ -n "$line" ]; then
+    echo "gpu=${line%%,*}"
+    echo "driver=${line##*, }"
+    echo "gpu_count=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)"
+  fi
+fi
+for py in python3 python; do
+  if command -v "$py" >/dev/null 2>&1; then
+    "$py" - <<'PY' 2>/dev/null
+import json, os, re, sys
+print("python=%d.%d.%d" % sys.version_info[:3])
+def out(k, v):
+    if v:
+        print(k + "=" + str(v).strip())
+try:
+    d = json.load(open("/usr/local/cuda/version.json"))
+    for src, key in (("cuda", "cuda"), ("cuda_cudart", "cudart"), ("libcublas", "cublas")):
+        if src in d:
+            out(key, d[src].get("version"))
+except Exception:
+    pass
+inc = ["/usr/include", "/usr/local/cuda/include", "/usr/include/x86_64-linux-gnu",
+       "/usr/include/aarch64-linux-gnu"]
+def header(name, macros):
+    for i in inc:
+        try:
+            t = open(i + "/" + name).read()
+        except Exception:
+            continue
+        m = [re.search(r"#define\s+" + x + r"\s+(\d+)", t) for x in macros]
+        if all(m):
+            return ".".join(x.group(1) for x in m)
+cudnn = header("cudnn_version.h", ("CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"))
+out("cudnn", cudnn)
+out("nccl", header("nccl.h", ("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH")))
+if not cudnn:
+    try:
+        import subprocess
+        so = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, timeout=10).stdout
+        m = re.search(r"libcudnn\.so\.(\d+)", so)
+        if m:
+            out("cudnn_so", m.group(1))
+    except Exception:
+        pass
+# Installed distributions from their dist-info directory names (nothing is imported).
+seen = set()
+for entry in sys.path:
+    try:
+        names = os.listdir(entry or ".")
+    except Exception:
+        continue
+    for n in sorted(names):
+        m = re.match(r"([A-Za-z0-9_.]+)-([^-]+)\.dist-info$", n)
+        if not m:
+            continue
+        name = m.group(1).lower().replace("-", "_").replace(".", "_")
+        if name in seen:
+            continue
+        if name.startswith("jax") or name.startswith("nvidia_") or name in ("flax", "numpy"):
+            seen.add(name)
+            out(name, m.group(2))
+PY
+    break
+  fi
+done
+exit 0
+)PROBE";
+
+} // namespace
+
+core::CommandTemplate default_env_probe() {
+    core::CommandTemplate t;
+    t.source = std::string("sh -c '# ") + k_env_probe_marker + " ...'";
+    t.words = {"sh", "-c", k_script};
+    return t;
+}
+
+core::CommandTemplate env_probe_command(const std::string& spec) {
+    const auto s = util::trim(spec);
+    if (s.empty() || s == "none")
+        return {};
+    if (s == "default")
+        return default_env_probe();
+    return core::parse_command(s, "--env-probe");
+}
+
+std::map<std::string, std::string> image_labels(const std::string& engine, const std::string& image,
+                                                std::vector<std::string>& warnings) {
+    std::map<std::string, std::string> out;
+    ProcessSpec s;
+    s.argv = {engine, "image", "inspect", "--format", "{{json .Config.Labels}}", image};
+    s.timeout_s = 60;
+    s.ignore_interrupt = true;
+    const auto c = capture_process(s);
+    if (!c.result.started || c.result.exit_code != 0)
+        return out; // not present locally: labels are optional, never pulled for
+    rapidjson::Document d;
+    d.Parse(c.output.data(), c.output.size());
+    if (d.HasParseError() || !(d.IsObject() || d.IsNull())) {
+        warnings.push_back("image labels of " + image + ": not a JSON object; ignored");
+        return out;
+    }
+    if (d.IsNull())
+        return out;
+    std::size_t rejected = 0;
+    for (auto m = d.MemberBegin(); m != d.MemberEnd(); ++m) {
+        const std::string key =
+            "label." + std::string(m->name.GetString(), m->name.GetStringLength());
+        if (!m->value.IsString()) {
+            ++rejected;
+            continue;
+        }
+        const std::string value(m->value.GetString(), m->value.GetStringLength());
+        if (!core::check_environment_entry(key, value).empty() ||
+            out.size() >= core::k_env_entries_max) {
+            ++rejected;
+            continue;
+        }
+        out.emplace(key, value);
+    }
+    if (rejected > 0)
+        warnings.push_back("image labels of " + image + ": " + std::to_string(rejected) +
+                           " label(s) rejected (key charset, length, control characters)");
+    return out;
+}
+
+} // namespace perfsweep::adapters

@@ -1,0 +1,362 @@
+// Environment attribution end to end: the real perfsweep binary, the fake docker answering each
+// simulated nightly's environment (tests/support/fake_docker, env.json), real child processes and
+// a real git repo for the hourly stage.
+
+#include "adapters/process/process_runner.hpp"
+#include "adapters/system/local_files.hpp"
+#include "support/env_guard.hpp"
+#include "support/recording_progress.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <rapidjson/document.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace perfsweep::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string k_image = "ghcr.io/nvidia/jax:nightly-{date}";
+const std::vector<std::string> k_dates = {"2023-08-21", "2023-08-22", "2023-08-23"};
+
+std::string image(const std::string& date) {
+    return "ghcr.io/nvidia/jax:nightly-" + date;
+}
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        if (c == '\x1b') {
+            out += "\\u001b";
+            continue;
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
+/// A simulated registry of nightlies: every date is a local image; `env` gives each date's probe
+/// output and labels. The benchmark is slower from 2023-08-22 on.
+struct World {
+    TempDir dir{"perfsweep-envfp"};
+    std::string bin = dir.file("bin"), state = dir.file("state"), log = dir.file("calls.jsonl");
+    std::string bench = dir.file("bench.sh");
+    std::vector<std::string> env;
+
+    World() {
+        fs::create_directories(bin);
+        fs::create_directories(state);
+        fs::create_symlink(std::string(PERFSWEEP_SOURCE_DIR) + "/tests/support/fake_docker",
+                           bin + "/docker");
+        std::string images;
+        for (const auto& d : k_dates)
+            images += image(d) + "\n";
+        write_file(state + "/images", images);
+        write_file(bench, "if [[ \"$PERFSWEEP_DATE\" > 2023-08-21 ]]; then b=450; else b=500; fi\n"
+                          "echo \"MLUPS: $b.$PERFSWEEP_REPEAT\"\n");
+        env = {"PATH=" + bin + ":" + std::getenv("PATH"), "FAKE_DOCKER_LOG=" + log,
+               "FAKE_DOCKER_STATE=" + state};
+    }
+    /// Each date's probe text and labels.
+    void environments(const std::map<std::string, std::pair<std::string, std::string>>& by_date) {
+        std::string j = "{";
+        for (const auto& [date, e] : by_date)
+            j += (j.size() > 1 ? "," : "") + json_string(image(date)) +
+                 ":{\"probe\":" + json_string(e.first) + ",\"labels\":" + e.second + "}";
+        write_file(state + "/env.json", j + "}");
+    }
+    /// cuDNN 9.1.0 up to 2023-08-21, 9.2.0 from 2023-08-22 (CUDA unchanged).
+    void cudnn_update() {
+        std::map<std::string, std::pair<std::string, std::string>> m;
+        for (const auto& d : k_dates)
+            m[d] = {"cuda=12.4.1\ncudnn=" + std::string(d > "2023-08-21" ? "9.2.0" : "9.1.0") +
+                        "\njax=0.4.31\n",
+                    "{\"org.opencontainers.image.version\":\"nightly\"}"};
+        environments(m);
+    }
+    std::string calls() const { return fs::exists(log) ? read_file(log) : std::string(); }
+};
+
+rapidjson::Document parse(const std::string& text) {
+    rapidjson::Document d;
+    d.Parse(text.c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("investigate: an environmental change skips the hourly stage and says so",
+          "[environment][docker]") {
+    World w;
+    w.cudnn_update();
+    const std::string out = w.dir.file("out"), gh_out = w.dir.file("gh-output");
+    write_file(gh_out, "");
+    auto env = w.env;
+    env.push_back("GITHUB_ACTIONS=true");
+    env.push_back("GITHUB_OUTPUT=" + gh_out);
+    const auto r = run_perfsweep({"investigate",
+                                  "--history",
+                                  w.dir.file("h.jsonl"),
+                                  "--record",
+                                  k_dates.back(),
+                                  "--from",
+                                  k_dates.front(),
+                                  "--to",
+                                  k_dates.back(),
+                                  "--image",
+                                  k_image,
+                                  "--runtime",
+                                  "docker",
+                                  "--test",
+                                  "bash " + w.bench,
+                                  "--strategy",
+                                  "exhaustive",
+                                  "--repeats",
+                                  "2",
+                                  "--logs",
+                                  w.dir.file("logs"),
+                                  "--commits-probe",
+                                  "echo jax 0123456789abcdef0123",
+                                  "--repo",
+                                  "jax=" + w.dir.file("no-such-clone"),
+                                  "--build",
+                                  "true",
+                                  "--output-dir",
+                                  out},
+                                 env);
+    INFO(r.err);
+    CHECK(r.exit_code != 2);
+    CHECK(r.exit_code != 3);
+    CHECK_THAT(r.err, Catch::Contains("hourly skipped: nightlies 2023-08-21 and 2023-08-22 were "
+                                      "built from the same source commits"));
+    CHECK(w.calls().find("\"-d\"") == std::string::npos); // no kept container: no hourly build
+    const auto md = read_file(out + "/report.md");
+    CHECK_THAT(md, Catch::Contains("environmental: the source commits are identical") &&
+                       Catch::Contains("### Environment") &&
+                       Catch::Contains("| cuDNN | 9.1.0 | 9.2.0 |"));
+    // result.json: the daily boundary found the day and attributes it to cuDNN alone.
+    const auto d = parse(read_file(out + "/result.json"));
+    const auto& daily = d["daily"];
+    REQUIRE(daily["boundaries"].Size() == 1);
+    const auto& b = daily["boundaries"][0];
+    CHECK(std::string(b["last_before"].GetString()) == "2023-08-21");
+    CHECK(std::string(b["first_after"].GetString()) == "2023-08-22");
+    const auto& a = b["attribution"];
+    CHECK(std::string(a["cause"].GetString()) == "environment");
+    REQUIRE(a["components"].Size() == 1);
+    CHECK(std::string(a["components"][0].GetString()) == "cudnn");
+    REQUIRE(a["environment_diff"].Size() == 2); // cuDNN, and each nightly's own image digest
+    CHECK(std::string(a["environment_diff"][0]["name"].GetString()) == "cuDNN");
+    CHECK(std::string(a["environment_diff"][0]["before"].GetString()) == "9.1.0");
+    CHECK(std::string(a["environment_diff"][0]["after"].GetString()) == "9.2.0");
+    CHECK(std::string(a["environment_diff"][1]["component"].GetString()) == "image.digest");
+    CHECK_FALSE(d.HasMember("hourly"));
+    // Each point records its fingerprint: probe entries, labels and the digest.
+    const auto& p = daily["points"][0];
+    CHECK(std::string(p["environment"]["cudnn"].GetString()) == "9.1.0");
+    CHECK(std::string(p["environment"]["label.org.opencontainers.image.version"].GetString()) ==
+          "nightly");
+    CHECK(p["environment"].HasMember("image.digest"));
+    // Probed once per image, not per repeat (2 repeats per date): 3 probes, 3 label reads.
+    const auto calls = w.calls();
+    std::size_t probes = 0, labels = 0;
+    for (std::size_t at = 0; (at = calls.find("perfsweep-env-probe", at)) != std::string::npos;
+         ++at)
+        ++probes;
+    for (std::size_t at = 0; (at = calls.find(".Config.Labels", at)) != std::string::npos; ++at)
+        ++labels;
+    CHECK(probes == 3);
+    CHECK(labels == 3);
+    const auto outputs = read_file(gh_out);
+    CHECK_THAT(outputs, Catch::Contains("cause") && Catch::Contains("environment") &&
+                            Catch::Contains("cudnn 9.1.0 -> 9.2.0"));
+}
+
+TEST_CASE("investigate: sources and environment both changed → hourly runs in the good image",
+          "[environment][docker]") {
+    World w;
+    w.cudnn_update();
+    // A real jax clone: c0 (good nightly) → c1 → c2 (bad nightly), an hour apart.
+    const std::string repo = w.dir.file("jax");
+    fs::create_directories(repo);
+    auto git = [&](std::vector<std::string> args, const std::string& when = "") {
+        std::vector<std::string> argv = {
+            "git", "-C", repo, "-c", "user.name=Dev", "-c", "user.email=dev@example.com"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::vector<std::string> env;
+        if (!when.empty())
+            env = {"GIT_AUTHOR_DATE=" + when, "GIT_COMMITTER_DATE=" + when};
+        auto r = run_command(argv, env);
+        REQUIRE(r.exit_code == 0);
+        return std::string(r.out.substr(0, r.out.find('\n')));
+    };
+    git({"init", "-q", "-b", "main"});
+    std::vector<std::string> sha;
+    for (int i = 0; i < 3; ++i) {
+        write_file(repo + "/f.txt", std::to_string(i) + "\n");
+        git({"add", "-A"});
+        git({"commit", "-q", "-m", "c" + std::to_string(i)},
+            "2023-08-21T1" + std::to_string(i) + ":00:00Z");
+        sha.push_back(git({"rev-parse", "HEAD"}));
+    }
+    for (const auto& d : k_dates)
+        write_file(w.dir.file("commits-" + d + ".txt"),
+                   "jax " + sha[d > "2023-08-21" ? 2 : 0] + "\n");
+    const std::string out = w.dir.file("out");
+    const auto r = run_perfsweep({"investigate",
+                                  "--history",
+                                  w.dir.file("h.jsonl"),
+                                  "--record",
+                                  k_dates.back(),
+                                  "--from",
+                                  k_dates.front(),
+                                  "--to",
+                                  k_dates.back(),
+                                  "--image",
+                                  k_image,
+                                  "--runtime",
+                                  "docker",
+                                  "--test",
+                                  "bash " + w.bench,
+                                  "--strategy",
+                                  "exhaustive",
+                                  "--repeats",
+                                  "2",
+                                  "--logs",
+                                  w.dir.file("logs"),
+                                  "--commits-probe",
+                                  "cat " + w.dir.file("commits-{date}.txt"),
+                                  "--repo",
+                                  "jax=" + repo,
+                                  "--ref",
+                                  "main",
+                                  "--build",
+                                  "true",
+                                  "--output-dir",
+                                  out},
+                                 w.env);
+    INFO(r.err);
+    CHECK(r.exit_code != 2);
+    CHECK(r.exit_code != 3);
+    CHECK_THAT(r.err, Catch::Contains("sources and environment both changed"));
+    // The hourly stage rebuilt the sources in a kept container of the last good nightly.
+    CHECK_THAT(w.calls(), Catch::Contains("\"run\", \"-d\"") &&
+                              Catch::Contains(image("2023-08-21") + "\", \"sleep\", \"infinity\""));
+    const auto md = read_file(out + "/report.md");
+    CHECK_THAT(md, Catch::Contains("sources (jax) and environment both changed") &&
+                       Catch::Contains("inside the last good nightly's image"));
+}
+
+TEST_CASE("run: hostile probe output and labels are rejected; nothing is executed",
+          "[environment][docker]") {
+    World w;
+    const std::string marker = w.dir.file("PWNED");
+    w.environments(
+        {{"2023-08-21",
+          {"cudnn=9.1.0\n::set-output name=cause::source\n::add-mask::x\nnccl=2.21\x1b[31m\n"
+           "gpu name=H100\nshell=$(touch " +
+               marker + ")\n" + std::string(300, 'k') + "=1\n",
+           "{\"ok\":\"1\",\"bad\\nkey\":\"x\",\"evil\":\"a\\u001b]0;b\"}"}}});
+    const auto r =
+        run_perfsweep({"run", "--runtime", "docker", "--image", k_image, "--date", "2023-08-21",
+                       "--test", "bash " + w.bench, "--logs", w.dir.file("logs"), "--json"},
+                      w.env);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0); // a bad probe is a warning, never a failed measurement
+    const auto m = parse(r.out);
+    const auto& e = m["environment"];
+    CHECK(std::string(e["cudnn"].GetString()) == "9.1.0");
+    CHECK(std::string(e["shell"].GetString()) == "$(touch " + marker + ")");
+    CHECK(std::string(e["label.ok"].GetString()) == "1");
+    CHECK(e.MemberCount() == 3);
+    CHECK_FALSE(fs::exists(marker));
+    CHECK_THAT(r.err, Catch::Contains(":2: rejected") && Catch::Contains(":4: rejected") &&
+                          Catch::Contains("2 label(s) rejected"));
+    CHECK(r.err.find("set-output") == std::string::npos);
+    CHECK(r.err.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("env-probe none records no environment and runs no probe", "[environment][docker]") {
+    World w;
+    w.cudnn_update();
+    const auto r = run_perfsweep({"run", "--runtime", "docker", "--image", k_image, "--date",
+                                  "2023-08-21", "--test", "bash " + w.bench, "--logs",
+                                  w.dir.file("logs"), "--env-probe", "none", "--json"},
+                                 w.env);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_FALSE(parse(r.out).HasMember("environment"));
+    CHECK(w.calls().find("perfsweep-env-probe") == std::string::npos);
+    CHECK(w.calls().find(".Config.Labels") == std::string::npos);
+}
+
+TEST_CASE("runtime none: a custom probe per date; a failing probe is only a warning",
+          "[environment]") {
+    TempDir dir("perfsweep-envfp-none");
+    write_file(dir.file("env-2023-08-20.txt"), "cuda=12.3\n");
+    const auto ok = run_perfsweep({"run", "--date", "2023-08-20", "--test", "echo MLUPS: 5",
+                                   "--logs", dir.file("logs"), "--env-probe",
+                                   "cat " + dir.file("env-{date}.txt"), "--json"});
+    INFO(ok.err);
+    REQUIRE(ok.exit_code == 0);
+    CHECK(std::string(parse(ok.out)["environment"]["cuda"].GetString()) == "12.3");
+    const auto bad = run_perfsweep({"run", "--date", "2023-08-21", "--test", "echo MLUPS: 5",
+                                    "--logs", dir.file("logs"), "--env-probe",
+                                    "cat " + dir.file("env-{date}.txt"), "--json"});
+    INFO(bad.err);
+    REQUIRE(bad.exit_code == 0);
+    CHECK_FALSE(parse(bad.out).HasMember("environment"));
+    CHECK_THAT(bad.err, Catch::Contains("warning: environment probe failed"));
+}
+
+TEST_CASE("slurm: the probe runs once as an srun job step, like the test", "[environment][slurm]") {
+    const std::string support = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/support/slurm/";
+    TempDir cluster("perfsweep-envfp-slurm");
+    const auto start = run_command({"bash", support + "start.sh", cluster.path().string()});
+    struct Stop {
+        std::string script, dir;
+        ~Stop() { run_command({"bash", script, dir}); }
+    } stop{support + "stop.sh", cluster.path().string()};
+    if (start.exit_code != 0) {
+        REQUIRE(start.exit_code == 77); // Slurm cannot run on this machine; anything else is a bug
+        WARN("SKIPPED: " << start.err);
+        return;
+    }
+    EnvGuard conf("SLURM_CONF", cluster.file("slurm.conf"));
+    TempDir dir("perfsweep-envfp-slurm-run");
+    write_file(dir.file("bench.sh"), "echo MLUPS: 1$PERFSWEEP_REPEAT\n");
+    write_file(dir.file("probe.sh"), "echo slurm_job=$SLURM_JOB_ID\necho cuda=12.4.1\n");
+    perfsweep::ports::RunnerConfig c;
+    c.runtime = "slurm";
+    c.test_command = "bash " + dir.file("bench.sh");
+    c.env_probe = "bash " + dir.file("probe.sh");
+    c.logs_dir = dir.file("logs");
+    c.timeout_s = 60;
+    RecordingProgress progress;
+    perfsweep::adapters::SystemClock clock;
+    perfsweep::adapters::ProcessRunner runner(c, progress, clock);
+    perfsweep::ports::PointRequest req;
+    req.label = "2023-08-21";
+    req.values = {{"date", "2023-08-21"}};
+    req.repeats = 2;
+    const auto m = runner.run_points({req, req});
+    REQUIRE(m.size() == 2);
+    CHECK(m[0].environment.at("cuda") == "12.4.1");
+    CHECK_FALSE(m[0].environment.at("slurm_job").empty()); // it ran inside a job step
+    CHECK(m[1].environment == m[0].environment);           // probed once: the cached fingerprint
+    CHECK(fs::exists(dir.file("logs/2023-08-21.env-probe/env-probe.log")));
+    CHECK_FALSE(fs::exists(dir.file("logs/2023-08-21.env-probe.2")));
+}
