@@ -1,5 +1,6 @@
 #include "app/hourly.hpp"
 
+#include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "core/sweep_plan.hpp"
 #include "util/error.hpp"
@@ -112,6 +113,8 @@ public:
         so.alpha = k_alpha;
         so.direction = m_opt.direction;
         so.workers = 1;
+        if (m_opt.exit_code_mode)
+            so.comparison = core::ComparisonKind::pass_fail;
         core::SweepPlan plan(labels, so);
         for (std::size_t i = 0; i < points.size(); ++i) {
             auto it = m_cache.find(key_of(points[i].commits));
@@ -254,6 +257,11 @@ private:
         if (ms.empty())
             throw_infra("hourly: the runner returned no measurement for " + req.label);
         const auto& m = ms.front();
+        if (const auto code = core::abort_code(m); code && m_opt.exit_code_mode)
+            throw_infra("exit-code mode: " + req.label + " (" + describe(p.commits) + ") exited " +
+                        std::to_string(*code) + " (log " + m.log +
+                        "); statuses of 128 and above abort the search (git bisect run's "
+                        "contract). The state is kept; fix the test and run again to resume");
         if (m_result.metric.empty())
             m_result.metric = m.metric;
         ++e.rounds;

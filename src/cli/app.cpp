@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 
 namespace perfsweep::cli {
 
@@ -31,6 +32,11 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_demo(app, ctx);
     add_plan(app, ctx);
     add_merge(app, ctx);
+    add_probe(app, ctx);
+    // `probe` runs under `git bisect run`: any error of its own must abort the bisection (>= 128),
+    // never read as "bad" (1-127), so CLI11's parse-error codes and 2/3 are mapped to 128.
+    const bool probe = argc > 1 && std::string(argv[1]) == "probe";
+    const auto code = [&](int c) { return probe ? static_cast<int>(exit_probe_abort) : c; };
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -41,13 +47,13 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e); // prints the message
-        return exit_usage;
+        return code(exit_usage);
     } catch (const Error& e) {
         std::fprintf(stderr, "perfsweep: error: %s\n", e.what());
-        return e.kind() == ErrorKind::usage ? exit_usage : exit_infra;
+        return code(e.kind() == ErrorKind::usage ? exit_usage : exit_infra);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "perfsweep: internal error: %s\n", e.what());
-        return exit_infra;
+        return code(exit_infra);
     }
     return ctx.exit_code;
 }

@@ -1,5 +1,6 @@
 #include "app/daily.hpp"
 #include "cli/context.hpp"
+#include "core/exit_code.hpp"
 #include "report/daily_text.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -16,6 +17,7 @@ namespace {
 
 struct DailyFlags {
     ports::RunnerConfig cfg;
+    std::string mode = "metric";
     std::string from, to, strategy = "adaptive", timeout = "30m", gpus, direction = "higher";
     std::string state, history, max_time, probe;
     int repeats = 3, max_repeats = 12, min_span = 5;
@@ -38,6 +40,10 @@ void execute(DailyFlags& f, Context& ctx) {
     if (!dir)
         throw_usage("--direction '" + f.direction + "': expected higher or lower");
     cfg.direction = *dir;
+    const auto mode = core::parse_run_mode(f.mode);
+    if (!mode)
+        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
+    cfg.exit_code_mode = *mode == core::RunMode::exit_code;
     if (!f.gpus.empty())
         for (const auto& g : util::split(f.gpus, ','))
             cfg.gpus.emplace_back(util::trim(g));
@@ -64,6 +70,8 @@ void execute(DailyFlags& f, Context& ctx) {
     o.sweep.min_change = f.min_change;
     o.sweep.max_runs = f.max_runs;
     o.sweep.direction = cfg.direction;
+    if (cfg.exit_code_mode)
+        o.sweep.comparison = core::ComparisonKind::pass_fail;
     if (!f.max_time.empty()) {
         const auto t = util::parse_duration(f.max_time);
         if (!t)
@@ -79,6 +87,8 @@ void execute(DailyFlags& f, Context& ctx) {
                  "\nmax_repeats=" + std::to_string(o.sweep.max_repeats) +
                  "\nmin_span=" + std::to_string(f.min_span) +
                  "\nmin_change=" + std::to_string(f.min_change) + "\n";
+    if (cfg.exit_code_mode)
+        o.identity += "mode=exit-code\n";
 
     std::unique_ptr<ports::HistoryStore> history;
     if (!f.history.empty()) {
@@ -176,6 +186,10 @@ void add_daily(CLI::App& app, Context& ctx) {
     cmd->add_option("--workdir", f->cfg.workdir, "Working directory ({workdir})");
     cmd->add_option("--srun-arg", f->cfg.srun_args,
                     "Extra srun argument, e.g. --partition=gpu (repeatable)");
+    cmd->add_option("--mode", f->mode,
+                    "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, "
+                    ">=128 abort)")
+        ->capture_default_str();
     cmd->callback([f, &ctx] { execute(*f, ctx); });
 }
 

@@ -48,5 +48,7 @@ void add_demo(CLI::App& app, Context& ctx);
 void add_plan(CLI::App& app, Context& ctx);
 /// Register `perfsweep merge` (combine matrix jobs' results).
 void add_merge(CLI::App& app, Context& ctx);
+/// Register `perfsweep probe` (one state, exit 0/1/125 for git bisect run; errors 128).
+void add_probe(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

@@ -33,6 +33,9 @@ struct RunnerConfig {
     bool keep_images = false;                ///< do not `rmi` images perfsweep pulled
     std::vector<std::string> srun_args;      ///< extra srun arguments (partition, account, ...)
     bool echo_logs = false;                  ///< echo each run's log through Progress
+    /// exit-code mode: each run's exit status decides (no metric); values are failure
+    /// indicators (1 failed, 0 passed) and Measurement::exit_codes holds every status.
+    bool exit_code_mode = false;
 };
 
 /// A runner over one environment that can also build (kept container for the hourly stage).
