@@ -226,8 +226,8 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                     code && options.sweep.comparison == core::ComparisonKind::pass_fail) {
                     // Not committed: a resumed sweep runs this point again.
                     if (abort.empty())
-                        abort = m.label + " exited " + std::to_string(*code) + " (log " + m.log +
-                                ")";
+                        abort =
+                            m.label + " exited " + std::to_string(*code) + " (log " + m.log + ")";
                     stopped[k] = true;
                     continue;
                 }

@@ -524,7 +524,15 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
                          (bad_end.reason.empty() ? "" : " (" + bad_end.reason + ")");
         return result;
     }
-    const auto cmp = core::compare_samples(good_end.values, bad_end.values, k_alpha);
+    auto cmp = core::compare_samples(good_end.values, bad_end.values, k_alpha);
+    if (o.exit_code_mode) { // failure counts: complete separation or Fisher's exact test
+        const auto g = core::count_pass_fail(good_end.values);
+        const auto b = core::count_pass_fail(bad_end.values);
+        cmp.relative_change = b.rate() - g.rate();
+        cmp.p_value = core::fisher_exact_two_sided(g.failed, g.passed, b.failed, b.passed);
+        cmp.significant = (g.failed == 0 && b.passed == 0) || (g.passed == 0 && b.failed == 0) ||
+                          cmp.p_value < k_alpha;
+    }
     if (!cmp.significant) {
         copy_back();
         outs.front().status = outs.back().status = "unknown";

@@ -2,6 +2,7 @@
 #include "cli/context.hpp"
 #include "core/exit_code.hpp"
 #include "report/daily_text.hpp"
+#include "report/log_excerpt.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -26,6 +27,28 @@ struct DailyFlags {
     bool rerun = false, json = false;
     std::vector<std::string> env;
 };
+
+// Exit-code mode: the log of the first failing run of the first bad nightly, as an excerpt.
+void print_first_bad_log(const core::DailyResult& r, ports::Adapters& a) {
+    for (const auto& b : r.sweep.boundaries) {
+        if (b.kind != core::BoundaryKind::regression)
+            continue;
+        const auto& ms = r.measurements.at(b.first_after);
+        for (const auto& m : ms) {
+            bool failed = false;
+            for (int c : m.exit_codes)
+                failed = failed || core::classify_exit_code(c) == core::ExitVerdict::bad;
+            if (!failed || m.log.empty() || !a.files->exists(m.log))
+                continue;
+            const auto excerpt = report::log_excerpt(a.files->read_text(m.log),
+                                                     a.secret_values ? a.secret_values()
+                                                                     : std::vector<std::string>{});
+            std::printf("\nFirst bad nightly %s, last lines of %s:\n%s", m.label.c_str(),
+                        m.log.c_str(), report::prefix_lines(excerpt, "  | ").c_str());
+            return;
+        }
+    }
+}
 
 void execute(DailyFlags& f, Context& ctx) {
     auto& a = ctx.adapters;
@@ -117,8 +140,11 @@ void execute(DailyFlags& f, Context& ctx) {
         if (!a.daily_json)
             throw_infra("no JSON writer is available in this build");
         std::printf("%s", a.daily_json(r).c_str());
-    } else
+    } else {
         std::printf("%s", report::render_daily(r).c_str());
+        if (cfg.exit_code_mode)
+            print_first_bad_log(r, a);
+    }
     std::fflush(stdout);
     bool undecided = !r.sweep.complete;
     for (const auto& b : r.sweep.boundaries)

@@ -96,7 +96,8 @@ void execute(ProbeFlags& f, Context& ctx) {
     if (*mode == core::RunMode::metric) {
         ref.threshold = parse_number(f.threshold, "--threshold");
         if (!(ref.threshold >= 0 && ref.threshold < 1))
-            throw_usage("--threshold '" + f.threshold + "': expected a fraction in [0, 1), e.g. "
+            throw_usage("--threshold '" + f.threshold +
+                        "': expected a fraction in [0, 1), e.g. "
                         "0.05 for 5 %");
         ref.good_level = good_level(f, cfg, ctx);
         if (*ref.good_level == 0)
@@ -110,8 +111,8 @@ void execute(ProbeFlags& f, Context& ctx) {
     req.label = f.label;
     req.stage = core::Stage::commit;
     auto runner = a.make_runner(cfg);
-    const auto m = app::run_point(*runner, cfg.build_command.empty() ? nullptr : runner.get(),
-                                  req, nullptr);
+    const auto m =
+        app::run_point(*runner, cfg.build_command.empty() ? nullptr : runner.get(), req, nullptr);
     const auto d = core::decide_probe(m, ref);
     std::printf("probe %s: %s (%s)%s\n", f.label.c_str(),
                 std::string(core::to_string(d.verdict)).c_str(), d.why.c_str(),

@@ -1,6 +1,6 @@
 #include "app/run_point.hpp"
-#include "core/exit_code.hpp"
 #include "cli/context.hpp"
+#include "core/exit_code.hpp"
 #include "report/point_table.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace perfsweep::core {
@@ -274,8 +275,8 @@ SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
                          : Relation::unknown;
         return t;
     }
-    if (test_values(m_points[a].values, m_points[b].values, m_options.alpha / 10)
-                   .relation != Relation::differ)
+    if (test_values(m_points[a].values, m_points[b].values, m_options.alpha / 10).relation !=
+        Relation::differ)
         seg.relation = Relation::unknown;
     const auto need =
         static_cast<std::size_t>(std::min(2 * m_options.repeats, m_options.max_repeats));
@@ -419,6 +420,78 @@ std::vector<SweepRequest> SweepPlan::proposals() const {
     return out;
 }
 
+// Boundaries of failure rates: binary segmentation of the ok points' runs. A segment splits at
+// the position of largest binomial likelihood ratio when the two parts are completely separated
+// (git bisect semantics) or differ by Fisher's exact test at alpha / 10; both parts recurse.
+std::vector<Boundary> SweepPlan::pass_fail_boundaries(const std::vector<std::size_t>& ok) const {
+    std::vector<Boundary> out;
+    auto pool = [&](std::size_t from, std::size_t to) { // ok positions [from, to]
+        PassFail pf;
+        for (std::size_t k = from; k <= to; ++k) {
+            const auto c = count_pass_fail(m_points[ok[k]].values);
+            pf.passed += c.passed;
+            pf.failed += c.failed;
+        }
+        return pf;
+    };
+    auto log_lik = [](const PassFail& pf) {
+        const double n = static_cast<double>(pf.total());
+        double ll = 0;
+        if (pf.failed > 0)
+            ll += static_cast<double>(pf.failed) * std::log(static_cast<double>(pf.failed) / n);
+        if (pf.passed > 0)
+            ll += static_cast<double>(pf.passed) * std::log(static_cast<double>(pf.passed) / n);
+        return ll;
+    };
+    std::vector<std::pair<std::size_t, std::size_t>> todo;
+    if (ok.size() >= 2)
+        todo.emplace_back(0, ok.size() - 1);
+    std::vector<std::size_t> splits; // position k: a boundary between ok[k] and ok[k + 1]
+    while (!todo.empty()) {
+        const auto [lo, hi] = todo.back();
+        todo.pop_back();
+        if (hi <= lo)
+            continue;
+        std::size_t best = lo;
+        double best_llr = -std::numeric_limits<double>::infinity();
+        for (std::size_t k = lo; k < hi; ++k) {
+            const double llr = log_lik(pool(lo, k)) + log_lik(pool(k + 1, hi));
+            if (llr > best_llr + 1e-12) {
+                best_llr = llr;
+                best = k;
+            }
+        }
+        const PassFail l = pool(lo, best), rt = pool(best + 1, hi);
+        const bool separated =
+            (l.failed == 0 && rt.passed == 0) || (l.passed == 0 && rt.failed == 0);
+        const double p = fisher_exact_two_sided(l.failed, l.passed, rt.failed, rt.passed);
+        if (!(separated || p < m_options.alpha / 10))
+            continue;
+        splits.push_back(best);
+        todo.emplace_back(lo, best);
+        todo.emplace_back(best + 1, hi);
+    }
+    std::sort(splits.begin(), splits.end());
+    for (std::size_t k : splits) {
+        Boundary bd;
+        bd.last_before = ok[k];
+        bd.first_after = ok[k + 1];
+        for (std::size_t i = bd.last_before + 1; i < bd.first_after; ++i) {
+            if (m_points[i].state == PointState::broken)
+                bd.broken_between.push_back(i);
+            else
+                ++bd.untested_between;
+        }
+        const auto a = count_pass_fail(m_points[bd.last_before].values);
+        const auto b = count_pass_fail(m_points[bd.first_after].values);
+        bd.p_value = fisher_exact_two_sided(a.failed, a.passed, b.failed, b.passed);
+        bd.relative_change = b.rate() - a.rate();
+        bd.kind = b.rate() > a.rate() ? BoundaryKind::regression : BoundaryKind::improvement;
+        out.push_back(bd);
+    }
+    return out;
+}
+
 SweepResult SweepPlan::result(const std::string& stop_reason) const {
     SweepResult r;
     r.points = m_points;
@@ -435,7 +508,10 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
 
     const auto ok = ok_points();
     const auto cap = static_cast<std::size_t>(m_options.max_repeats);
-    for (std::size_t k = 0; k + 1 < ok.size(); ++k) {
+    if (m_options.comparison == ComparisonKind::pass_fail)
+        r.boundaries = pass_fail_boundaries(ok);
+    for (std::size_t k = 0; k + 1 < ok.size() && m_options.comparison == ComparisonKind::values;
+         ++k) {
         const std::size_t a = ok[k], b = ok[k + 1];
         const PairTest t = compare(a, b);
         const bool at_cap = m_points[a].values.size() >= cap && m_points[b].values.size() >= cap;

@@ -145,6 +145,7 @@ private:
     PairTest test_pass_fail(const std::vector<double>& a, const std::vector<double>& b,
                             double alpha) const;
     PairTest compare(std::size_t a, std::size_t b) const;
+    std::vector<Boundary> pass_fail_boundaries(const std::vector<std::size_t>& ok) const;
     std::vector<std::size_t> ok_points() const;
     std::vector<SweepRequest> proposals() const;
     long pooled_dof() const;

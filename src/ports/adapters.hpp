@@ -74,6 +74,9 @@ struct Adapters {
         matrix_json;
     /// A merge input: the file itself, or every *.json / *.jsonl file under a directory.
     std::function<std::vector<std::string>(const std::string& path)> expand_result_files;
+    /// Values to mask in log excerpts: every environment variable named like a secret (*TOKEN,
+    /// *SECRET, *PASSWORD, *_KEY) with a value of 4 characters or more.
+    std::function<std::vector<std::string>()> secret_values;
 };
 
 } // namespace perfsweep::ports

@@ -452,13 +452,12 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
             out.values = {core::failure_value(verdict)};
         } else {
             out.status = core::Status::failed;
-            out.reason =
-                describe(r, m_cfg.timeout_s) +
-                (verdict == core::ExitVerdict::skip
-                     ? (out.code == core::k_exit_timeout_wrapper
-                            ? ": a timeout wrapper's status, skipped (never bad)"
-                            : ": the test cannot decide this point, skipped")
-                     : ": 128 and above abort the search");
+            out.reason = describe(r, m_cfg.timeout_s) +
+                         (verdict == core::ExitVerdict::skip
+                              ? (out.code == core::k_exit_timeout_wrapper
+                                     ? ": a timeout wrapper's status, skipped (never bad)"
+                                     : ": the test cannot decide this point, skipped")
+                              : ": 128 and above abort the search");
         }
     } else if (r.interrupted || r.signal != 0 || r.exit_code != 0) {
         out.status = core::Status::failed;
