@@ -315,3 +315,28 @@ TEST_CASE("git bisect run perfsweep probe finds the culprit commit", "[exitcode]
     }
     (void)run_command({"git", "-C", repo, "bisect", "reset", "-q"});
 }
+
+TEST_CASE("run --mode exit-code records every repeat's exit status in the measurement",
+          "[exitcode][run]") {
+    TempDir dir("perfsweep-exitcode-run");
+    const auto counter = dir.file("n");
+    write_file(dir.file("t.sh"), "n=$(cat " + counter +
+                                     " 2>/dev/null || echo 0); n=$((n+1)); "
+                                     "echo $n > " +
+                                     counter + "; [ $n -ne 2 ] || exit 4; exit 0\n");
+    const auto hist = dir.file("h.jsonl");
+    auto r =
+        run_perfsweep({"run", "--mode", "exit-code", "--test", "sh " + dir.file("t.sh"),
+                       "--repeats", "3", "--json", "--history", hist, "--logs", dir.file("logs")});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    REQUIRE(d["exit_codes"].Size() == 3);
+    CHECK(d["exit_codes"][1].GetInt() == 4);
+    CHECK(d["values"][1].GetDouble() == 1);
+    CHECK(d["values"][0].GetDouble() == 0);
+    CHECK(std::string(d["metric"].GetString()) == "failed");
+    // The history line round-trips (and older lines without exit_codes still parse: every other
+    // history test).
+    CHECK(read_file(hist).find("\"exit_codes\":[0,4,0]") != std::string::npos);
+}
