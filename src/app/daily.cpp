@@ -2,6 +2,7 @@
 
 #include "core/commit_probe.hpp"
 #include "util/crash_point.hpp"
+#include "core/exit_code.hpp"
 #include "util/error.hpp"
 #include "util/time.hpp"
 
@@ -143,9 +144,11 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
         }
         if (options.rerun)
             load.records.clear();
+        const bool want_codes = options.sweep.comparison == core::ComparisonKind::pass_fail;
         for (auto& m : load.records)
             if (m.status == core::Status::ok && !m.values.empty() &&
-                m.benchmark == options.benchmark && index.count(m.label))
+                m.benchmark == options.benchmark && index.count(m.label) &&
+                m.exit_codes.empty() != want_codes) // never mix metric and exit-code records
                 hist.push_back(std::move(m));
     }
     bool reused = false;
@@ -205,6 +208,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
             break;
         }
         std::vector<bool> stopped(reqs.size(), false);
+        std::string abort; // exit-code mode: a status >= 128 stops the whole search
         for (int rep = 0;; ++rep) {
             std::vector<std::size_t> which; // positions in reqs still running this repeat
             for (std::size_t k = 0; k < reqs.size(); ++k)
@@ -243,6 +247,15 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                         m.commits = earlier.commits;
                         m.commit_times = earlier.commit_times;
                     }
+                if (const auto code = core::abort_code(m);
+                    code && options.sweep.comparison == core::ComparisonKind::pass_fail) {
+                    // Not committed: a resumed sweep runs this point again.
+                    if (abort.empty())
+                        abort =
+                            m.label + " exited " + std::to_string(*code) + " (log " + m.log + ")";
+                    stopped[k] = true;
+                    continue;
+                }
                 const long runs = m.status == core::Status::missing ? 0 : 1;
                 // Commit the run before anything else happens (atomic write of one file).
                 if (!options.state_dir.empty()) {
@@ -263,6 +276,10 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                     line += "  (" + m.reason + ")";
                 progress.line(line);
             }
+            if (!abort.empty())
+                throw_infra("exit-code mode: " + abort +
+                            "; statuses of 128 and above abort the search (git bisect run's "
+                            "contract). The state is kept; fix the test and run again to resume");
         }
         reuse_history();
     }

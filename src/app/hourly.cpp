@@ -1,5 +1,6 @@
 #include "app/hourly.hpp"
 
+#include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "core/sweep_plan.hpp"
 #include "util/crash_point.hpp"
@@ -113,6 +114,8 @@ public:
         so.alpha = k_alpha;
         so.direction = m_opt.direction;
         so.workers = 1;
+        if (m_opt.exit_code_mode)
+            so.comparison = core::ComparisonKind::pass_fail;
         core::SweepPlan plan(labels, so);
         for (std::size_t i = 0; i < points.size(); ++i) {
             auto it = m_cache.find(key_of(points[i].commits));
@@ -267,6 +270,11 @@ private:
             throw_infra("hourly: the runner returned no measurement for " + req.label);
         util::crash_point("hourly.after_run"); // measured, not yet recorded
         const auto& m = ms.front();
+        if (const auto code = core::abort_code(m); code && m_opt.exit_code_mode)
+            throw_infra("exit-code mode: " + req.label + " (" + describe(p.commits) + ") exited " +
+                        std::to_string(*code) + " (log " + m.log +
+                        "); statuses of 128 and above abort the search (git bisect run's "
+                        "contract). The state is kept; fix the test and run again to resume");
         if (m_result.metric.empty())
             m_result.metric = m.metric;
         ++e.rounds;
@@ -535,7 +543,15 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
                          (bad_end.reason.empty() ? "" : " (" + bad_end.reason + ")");
         return result;
     }
-    const auto cmp = core::compare_samples(good_end.values, bad_end.values, k_alpha);
+    auto cmp = core::compare_samples(good_end.values, bad_end.values, k_alpha);
+    if (o.exit_code_mode) { // failure counts: complete separation or Fisher's exact test
+        const auto g = core::count_pass_fail(good_end.values);
+        const auto b = core::count_pass_fail(bad_end.values);
+        cmp.relative_change = b.rate() - g.rate();
+        cmp.p_value = core::fisher_exact_two_sided(g.failed, g.passed, b.failed, b.passed);
+        cmp.significant = (g.failed == 0 && b.passed == 0) || (g.passed == 0 && b.failed == 0) ||
+                          cmp.p_value < k_alpha;
+    }
     if (!cmp.significant) {
         copy_back();
         outs.front().status = outs.back().status = "unknown";

@@ -43,6 +43,9 @@ struct HourlyOptions {
     double max_time = 0;      ///< seconds; 0 = unlimited
     bool to_commit = false;
     core::Direction direction = core::Direction::higher_is_better; ///< of the metric
+    /// exit-code mode: values are failure indicators, compared with Fisher's exact test; an exit
+    /// status >= 128 aborts the stage (the state stays resumable).
+    bool exit_code_mode = false;
 };
 
 /// The side effects the stage uses.

@@ -113,6 +113,8 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         d.identity = "stage=" + name + "\nimage=" + o.daily_runner.image +
                      "\ntest=" + o.daily_runner.test_command +
                      "\nrepeats=" + std::to_string(d.sweep.repeats) + "\n";
+        if (d.sweep.comparison == core::ComparisonKind::pass_fail)
+            d.identity += "mode=exit-code\n";
         return d;
     };
 
@@ -257,6 +259,8 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
                              " test=" + o.hourly_runner.test_command +
                              " repeats=" + std::to_string(h.repeats);
             h.direction = o.hourly_runner.direction;
+            if (h.exit_code_mode)
+                h.settings_key += " mode=exit-code";
             // The source states are rebuilt inside the last good nightly's environment.
             auto rc = o.hourly_runner;
             for (const auto& [ph, v] : {std::pair<std::string, std::string>{"{date}", good_label},

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 
 namespace perfsweep::cli {
 
@@ -35,6 +36,11 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
     add_plan(app, ctx);
     add_merge(app, ctx);
     add_issue_request(app, ctx);
+    add_probe(app, ctx);
+    // `probe` runs under `git bisect run`: any error of its own must abort the bisection (>= 128),
+    // never read as "bad" (1-127), so CLI11's parse-error codes and 2/3 are mapped to 128.
+    const bool probe = argc > 1 && std::string(argv[1]) == "probe";
+    const auto code = [&](int c) { return probe ? static_cast<int>(exit_probe_abort) : c; };
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -52,13 +58,13 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
                          "perfsweep: note: options were also read from the config file "
                          "'%s' (one [subcommand] section per command)\n",
                          util::inert_line(config->as<std::string>()).c_str());
-        return exit_usage;
+        return code(exit_usage);
     } catch (const Error& e) {
         std::fprintf(stderr, "perfsweep: error: %s\n", util::inert_line(e.what()).c_str());
-        return e.kind() == ErrorKind::usage ? exit_usage : exit_infra;
+        return code(e.kind() == ErrorKind::usage ? exit_usage : exit_infra);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "perfsweep: internal error: %s\n", util::inert_line(e.what()).c_str());
-        return exit_infra;
+        return code(exit_infra);
     }
     return ctx.exit_code;
 }

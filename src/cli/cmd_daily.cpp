@@ -1,7 +1,9 @@
 #include "app/daily.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
+#include "core/exit_code.hpp"
 #include "report/daily_text.hpp"
+#include "report/log_excerpt.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -17,6 +19,7 @@ namespace {
 
 struct DailyFlags {
     ports::RunnerConfig cfg;
+    std::string mode = "metric";
     std::string from, to, strategy = "adaptive", timeout = "30m", gpus, direction = "higher";
     std::string state, history, max_time, probe;
     int repeats = 3, max_repeats = 12, min_span = 5;
@@ -25,6 +28,28 @@ struct DailyFlags {
     bool rerun = false, json = false;
     std::vector<std::string> env;
 };
+
+// Exit-code mode: the log of the first failing run of the first bad nightly, as an excerpt.
+void print_first_bad_log(const core::DailyResult& r, ports::Adapters& a) {
+    for (const auto& b : r.sweep.boundaries) {
+        if (b.kind != core::BoundaryKind::regression)
+            continue;
+        const auto& ms = r.measurements.at(b.first_after);
+        for (const auto& m : ms) {
+            bool failed = false;
+            for (int c : m.exit_codes)
+                failed = failed || core::classify_exit_code(c) == core::ExitVerdict::bad;
+            if (!failed || m.log.empty() || !a.files->exists(m.log))
+                continue;
+            const auto excerpt = report::log_excerpt(a.files->read_text(m.log),
+                                                     a.secret_values ? a.secret_values()
+                                                                     : std::vector<std::string>{});
+            std::printf("\nFirst bad nightly %s, last lines of %s:\n%s", m.label.c_str(),
+                        m.log.c_str(), report::prefix_lines(excerpt, "  | ").c_str());
+            return;
+        }
+    }
+}
 
 void execute(DailyFlags& f, Context& ctx) {
     auto& a = ctx.adapters;
@@ -39,6 +64,10 @@ void execute(DailyFlags& f, Context& ctx) {
     if (!dir)
         throw_usage("--direction '" + f.direction + "': expected higher or lower");
     cfg.direction = *dir;
+    const auto mode = core::parse_run_mode(f.mode);
+    if (!mode)
+        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
+    cfg.exit_code_mode = *mode == core::RunMode::exit_code;
     if (!f.gpus.empty())
         for (const auto& g : util::split(f.gpus, ','))
             cfg.gpus.emplace_back(util::trim(g));
@@ -65,6 +94,8 @@ void execute(DailyFlags& f, Context& ctx) {
     o.sweep.min_change = f.min_change;
     o.sweep.max_runs = f.max_runs;
     o.sweep.direction = cfg.direction;
+    if (cfg.exit_code_mode)
+        o.sweep.comparison = core::ComparisonKind::pass_fail;
     if (!f.max_time.empty()) {
         const auto t = util::parse_duration(f.max_time);
         if (!t)
@@ -80,6 +111,8 @@ void execute(DailyFlags& f, Context& ctx) {
                  "\nmax_repeats=" + std::to_string(o.sweep.max_repeats) +
                  "\nmin_span=" + std::to_string(f.min_span) +
                  "\nmin_change=" + std::to_string(f.min_change) + "\n";
+    if (cfg.exit_code_mode)
+        o.identity += "mode=exit-code\n";
 
     std::unique_ptr<ports::HistoryStore> history;
     if (!f.history.empty()) {
@@ -109,8 +142,11 @@ void execute(DailyFlags& f, Context& ctx) {
         if (!a.daily_json)
             throw_infra("no JSON writer is available in this build");
         write_json(a.daily_json(r));
-    } else
+    } else {
         write_inert(report::render_daily(r));
+        if (cfg.exit_code_mode)
+            print_first_bad_log(r, a);
+    }
     std::fflush(stdout);
     bool undecided = !r.sweep.complete;
     for (const auto& b : r.sweep.boundaries)
@@ -185,6 +221,10 @@ void add_daily(CLI::App& app, Context& ctx) {
     cmd->add_option("--workdir", f->cfg.workdir, "Working directory ({workdir})");
     cmd->add_option("--srun-arg", f->cfg.srun_args,
                     "Extra srun argument, e.g. --partition=gpu (repeatable)");
+    cmd->add_option("--mode", f->mode,
+                    "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, "
+                    ">=128 abort)")
+        ->capture_default_str();
     cmd->callback([f, &ctx] { execute(*f, ctx); });
 }
 

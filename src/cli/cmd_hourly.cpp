@@ -3,6 +3,7 @@
 #include "app/hourly.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
+#include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -43,6 +44,7 @@ struct HourlyFlags {
     std::string direction = "higher";
     double timeout = 1800;
     std::string logs_dir = "perfsweep-logs";
+    std::string mode = "metric";
 };
 
 std::pair<std::string, std::string> name_value(const std::string& s, const std::string& flag,
@@ -184,6 +186,12 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
     o.settings_key = "build=" + f.build + " test=" + f.test + " runtime=" + f.runtime +
                      " image=" + f.image + " metric=" + f.metric + " regex=" + f.metric_regex +
                      " repeats=" + std::to_string(f.repeats);
+    const auto mode = core::parse_run_mode(f.mode);
+    if (!mode)
+        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
+    o.exit_code_mode = *mode == core::RunMode::exit_code;
+    if (o.exit_code_mode)
+        o.settings_key += " mode=exit-code";
 
     auto& a = ctx.adapters;
     app::HourlyPorts ports;
@@ -208,6 +216,7 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
             throw_usage("--direction '" + f.direction + "': expected higher or lower");
         rc.direction = *dir;
         o.direction = *dir;
+        rc.exit_code_mode = o.exit_code_mode;
         rc.timeout_s = f.timeout;
         rc.logs_dir = f.logs_dir;
         if (rc.kept_container)
@@ -265,6 +274,10 @@ void add_hourly(CLI::App& app, Context& ctx) {
     cmd->add_option("--direction", f->direction, "higher | lower is better (default higher)");
     cmd->add_option("--timeout", f->timeout, "per run timeout in seconds (default 1800)");
     cmd->add_option("--logs-dir", f->logs_dir, "where run logs go (default perfsweep-logs)");
+    cmd->add_option("--mode", f->mode,
+                    "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, "
+                    ">=128 abort)")
+        ->capture_default_str();
     cmd->callback([f, &ctx] { run_cmd(*f, ctx); });
 }
 

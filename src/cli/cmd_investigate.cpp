@@ -2,6 +2,7 @@
 #include "app/investigate.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
+#include "core/exit_code.hpp"
 #include "core/sweep_plan.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -19,6 +20,7 @@ namespace {
 
 struct InvestigateFlags {
     app::InvestigateOptions o;
+    std::string mode = "metric";
     std::string threshold = "0.02", direction = "higher", timeout = "30m", gpus,
                 strategy = "adaptive";
     std::string hourly_strategy = "adaptive", step = "1h", max_time, ref = "origin/main";
@@ -46,6 +48,11 @@ void execute(InvestigateFlags& f, Context& ctx) {
         throw_usage("--direction '" + f.direction + "': expected higher or lower");
     auto& d = o.daily_runner;
     d.direction = *dir;
+    const auto mode = core::parse_run_mode(f.mode);
+    if (!mode)
+        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
+    d.exit_code_mode = *mode == core::RunMode::exit_code;
+    o.hourly_options.exit_code_mode = d.exit_code_mode;
     const auto timeout = util::parse_duration(f.timeout);
     if (!timeout)
         throw_usage("--timeout '" + f.timeout + "': expected a duration such as 90s, 30m or 2h");
@@ -66,6 +73,8 @@ void execute(InvestigateFlags& f, Context& ctx) {
     o.daily.sweep.max_repeats = std::max(o.daily.sweep.max_repeats, o.daily.sweep.repeats);
     o.daily.sweep.direction = *dir;
     o.daily.sweep.min_change = o.threshold;
+    if (d.exit_code_mode)
+        o.daily.sweep.comparison = core::ComparisonKind::pass_fail;
     if (!f.max_time.empty()) {
         const auto t = util::parse_duration(f.max_time);
         if (!t)
@@ -211,6 +220,10 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option("--new-issue", f->new_issue, "Open (or reuse) an issue with this title");
     cmd->add_option("--label", f->labels, "Label for --new-issue (repeatable)");
     cmd->add_option("--token-env", o.token_env, "Variable holding the GitHub token")
+        ->capture_default_str();
+    cmd->add_option("--mode", f->mode,
+                    "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, "
+                    ">=128 abort); config key `mode`")
         ->capture_default_str();
     cmd->callback([f, &ctx] { execute(*f, ctx); });
 }

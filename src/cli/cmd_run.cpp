@@ -1,6 +1,7 @@
 #include "app/run_point.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
+#include "core/exit_code.hpp"
 #include "report/point_table.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -21,6 +22,7 @@ struct RunFlags {
     int repeats = 1;
     bool json = false;
     std::vector<std::string> env, commits, paths;
+    std::string mode = "metric";
 };
 
 // "NAME=VALUE" → pair; the flag is named in the error.
@@ -44,6 +46,10 @@ void execute(RunFlags& f, Context& ctx) {
     if (!dir)
         throw_usage("--direction '" + f.direction + "': expected higher or lower");
     cfg.direction = *dir;
+    const auto mode = core::parse_run_mode(f.mode);
+    if (!mode)
+        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
+    cfg.exit_code_mode = *mode == core::RunMode::exit_code;
     if (!f.gpus.empty())
         for (const auto& g : util::split(f.gpus, ','))
             cfg.gpus.emplace_back(util::trim(g));
@@ -158,6 +164,10 @@ void add_run(CLI::App& app, Context& ctx) {
     cmd->add_flag("--keep-images", f->cfg.keep_images, "Do not remove images perfsweep pulled");
     cmd->add_option("--srun-arg", f->cfg.srun_args,
                     "Extra srun argument, e.g. --partition=gpu (repeatable)");
+    cmd->add_option("--mode", f->mode,
+                    "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, "
+                    ">=128 abort)")
+        ->capture_default_str();
     cmd->callback([f, &ctx] { execute(*f, ctx); });
 }
 

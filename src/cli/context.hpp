@@ -50,5 +50,7 @@ void add_plan(CLI::App& app, Context& ctx);
 void add_merge(CLI::App& app, Context& ctx);
 /// Register `perfsweep issue-request` (accept or refuse an investigation asked for in an issue).
 void add_issue_request(CLI::App& app, Context& ctx);
+/// Register `perfsweep probe` (one state, exit 0/1/125 for git bisect run; errors 128).
+void add_probe(CLI::App& app, Context& ctx);
 
 } // namespace perfsweep::cli

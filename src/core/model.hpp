@@ -44,6 +44,8 @@ struct Measurement {
     Status status = Status::ok;
     std::string reason; ///< why it is not ok (empty when ok)
     std::string log;    ///< path of the run's log file, if any
+    std::vector<int>
+        exit_codes; ///< exit-code mode: each run's exit status (-N: killed by signal N)
 };
 
 /// "higher" / "lower".

@@ -150,4 +150,31 @@ PointVerdict classify_point(const std::vector<double>& point, const std::vector<
     return PointVerdict::unknown;
 }
 
+double fisher_exact_two_sided(long a, long b, long c, long d) {
+    if (a < 0 || b < 0 || c < 0 || d < 0)
+        return 1;
+    const long r1 = a + b, r2 = c + d, c1 = a + c, n = a + b + c + d;
+    if (n == 0 || r1 == 0 || r2 == 0 || c1 == 0 || c1 == n)
+        return 1;
+    // log P(X = x) for the hypergeometric distribution of the top-left cell.
+    auto log_choose = [](long k_n, long k) {
+        return std::lgamma(static_cast<double>(k_n) + 1) - std::lgamma(static_cast<double>(k) + 1) -
+               std::lgamma(static_cast<double>(k_n - k) + 1);
+    };
+    const double log_total = log_choose(n, c1);
+    auto log_p = [&](long x) { return log_choose(r1, x) + log_choose(r2, c1 - x) - log_total; };
+    const long lo = std::max(0L, c1 - r2), hi = std::min(r1, c1);
+    const double observed = log_p(a);
+    // R's relative tolerance: tables within 1e-7 of the observed probability count as "as
+    // extreme".
+    const double limit = observed + std::log1p(1e-7);
+    double p = 0;
+    for (long x = lo; x <= hi; ++x) {
+        const double lp = log_p(x);
+        if (lp <= limit)
+            p += std::exp(lp);
+    }
+    return std::min(1.0, p);
+}
+
 } // namespace perfsweep::core

@@ -38,6 +38,11 @@ Comparison compare_samples(const std::vector<double>& a, const std::vector<doubl
 /// Two-sided p-value of Student's t distribution with `dof` degrees of freedom at `t`.
 double student_t_two_sided_p(double t, double dof);
 
+/// Two-sided p-value of Fisher's exact test on the 2x2 table [[a, b], [c, d]] (as R's
+/// fisher.test: the sum of the probabilities of every table with the same margins that is no more
+/// likely than the observed one). Counts must be >= 0; an empty table gives 1.
+double fisher_exact_two_sided(long a, long b, long c, long d);
+
 /// How a point relates to the levels on either side of a boundary.
 enum class PointVerdict { good_like, bad_like, unknown };
 

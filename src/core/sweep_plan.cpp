@@ -1,10 +1,12 @@
 #include "core/sweep_plan.hpp"
 
+#include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace perfsweep::core {
@@ -84,6 +86,8 @@ SweepPlan::SweepPlan(std::vector<std::string> labels, SweepOptions options) : m_
         throw_usage("sweep: workers must be >= 1, got " + std::to_string(options.workers));
     if (options.max_runs < 0)
         throw_usage("sweep: --max-runs must be >= 0 (0 = unlimited)");
+    if (options.comparison == ComparisonKind::pass_fail)
+        m_options.direction = Direction::lower_is_better; // more failures is worse
     m_points.reserve(labels.size());
     for (auto& l : labels) {
         SweepPoint p;
@@ -159,8 +163,35 @@ std::vector<std::size_t> SweepPlan::ok_points() const {
     return out;
 }
 
+// Rule of the pass/fail comparison: complete separation (every run of one side passed, every
+// run of the other failed) decides at once, with any number of repeats, as git bisect does;
+// otherwise failure rates closer than min_change/2 are the same, Fisher's exact test below alpha
+// differs, two samples both at max_repeats that the test cannot tell apart are the same, and
+// anything else is unknown (more repeats, up to max_repeats).
+SweepPlan::PairTest SweepPlan::test_pass_fail(const std::vector<double>& a,
+                                              const std::vector<double>& b, double alpha) const {
+    PairTest t;
+    if (a.empty() || b.empty())
+        return t;
+    const PassFail pa = count_pass_fail(a), pb = count_pass_fail(b);
+    t.relative_change = pb.rate() - pa.rate();
+    t.p_value = fisher_exact_two_sided(pa.failed, pa.passed, pb.failed, pb.passed);
+    const bool separated = (pa.failed == 0 && pb.passed == 0) || (pa.passed == 0 && pb.failed == 0);
+    if (separated)
+        t.relation = Relation::differ;
+    else if (std::fabs(t.relative_change) < m_options.min_change / 2)
+        t.relation = Relation::same;
+    else if (t.p_value < alpha)
+        t.relation = Relation::differ;
+    else
+        t.relation = Relation::unknown;
+    return t;
+}
+
 SweepPlan::PairTest SweepPlan::test_values(const std::vector<double>& a,
                                            const std::vector<double>& b, double alpha) const {
+    if (m_options.comparison == ComparisonKind::pass_fail)
+        return test_pass_fail(a, b, alpha);
     PairTest t;
     const double ma = mean_of(a), mb = mean_of(b);
     if (ma == 0 || mb == 0 || a.empty() || b.empty())
@@ -200,7 +231,8 @@ SweepPlan::PairTest SweepPlan::test_values(const std::vector<double>& a,
 
 SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
     PairTest t = test_values(m_points[a].values, m_points[b].values, m_options.alpha);
-    if (t.relation != Relation::differ)
+    const bool pass_fail = m_options.comparison == ComparisonKind::pass_fail;
+    if (t.relation != Relation::differ && !(pass_fail && t.relation == Relation::unknown))
         return t;
     bool adjacent = true; // no untested available point left between a and b
     for (std::size_t i = a + 1; i < b; ++i)
@@ -228,6 +260,21 @@ SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
     };
     const auto left = segment(a, true), right = segment(b, false);
     PairTest seg = test_values(left, right, m_options.alpha / 10);
+    if (pass_fail) {
+        // A failure rate is noisy per point, so an adjacent pair is decided on the levels: each
+        // boundary point must differ from the other side's pooled level (at alpha), and the two
+        // levels from each other (at alpha / 10). Otherwise more repeats; at the cap the pair is
+        // one level (the runs allowed cannot tell it apart).
+        if (seg.relation == Relation::differ &&
+            test_values(m_points[a].values, right, m_options.alpha).relation == Relation::differ &&
+            test_values(left, m_points[b].values, m_options.alpha).relation == Relation::differ)
+            return seg;
+        const auto cap = static_cast<std::size_t>(m_options.max_repeats);
+        t.relation = m_points[a].values.size() >= cap && m_points[b].values.size() >= cap
+                         ? Relation::same
+                         : Relation::unknown;
+        return t;
+    }
     if (test_values(m_points[a].values, m_points[b].values, m_options.alpha / 10).relation !=
         Relation::differ)
         seg.relation = Relation::unknown;
@@ -345,10 +392,11 @@ std::vector<SweepRequest> SweepPlan::proposals() const {
             // Double the smaller sample; on a tie the noisier one (more likely the culprit).
             const auto& va = m_points[a].values;
             const auto& vb = m_points[b].values;
-            const bool pick_a = na != nb
-                                    ? na < nb
-                                    : var_of(va, mean_of(va)) / (mean_of(va) * mean_of(va)) >=
-                                          var_of(vb, mean_of(vb)) / (mean_of(vb) * mean_of(vb));
+            auto noise = [](const std::vector<double>& v) {
+                const double m = mean_of(v);
+                return m == 0 ? 0 : var_of(v, m) / (m * m);
+            };
+            const bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
             more(pick_a ? (na < cap ? a : b) : (nb < cap ? b : a));
             continue;
         }
@@ -372,6 +420,78 @@ std::vector<SweepRequest> SweepPlan::proposals() const {
     return out;
 }
 
+// Boundaries of failure rates: binary segmentation of the ok points' runs. A segment splits at
+// the position of largest binomial likelihood ratio when the two parts are completely separated
+// (git bisect semantics) or differ by Fisher's exact test at alpha / 10; both parts recurse.
+std::vector<Boundary> SweepPlan::pass_fail_boundaries(const std::vector<std::size_t>& ok) const {
+    std::vector<Boundary> out;
+    auto pool = [&](std::size_t from, std::size_t to) { // ok positions [from, to]
+        PassFail pf;
+        for (std::size_t k = from; k <= to; ++k) {
+            const auto c = count_pass_fail(m_points[ok[k]].values);
+            pf.passed += c.passed;
+            pf.failed += c.failed;
+        }
+        return pf;
+    };
+    auto log_lik = [](const PassFail& pf) {
+        const double n = static_cast<double>(pf.total());
+        double ll = 0;
+        if (pf.failed > 0)
+            ll += static_cast<double>(pf.failed) * std::log(static_cast<double>(pf.failed) / n);
+        if (pf.passed > 0)
+            ll += static_cast<double>(pf.passed) * std::log(static_cast<double>(pf.passed) / n);
+        return ll;
+    };
+    std::vector<std::pair<std::size_t, std::size_t>> todo;
+    if (ok.size() >= 2)
+        todo.emplace_back(0, ok.size() - 1);
+    std::vector<std::size_t> splits; // position k: a boundary between ok[k] and ok[k + 1]
+    while (!todo.empty()) {
+        const auto [lo, hi] = todo.back();
+        todo.pop_back();
+        if (hi <= lo)
+            continue;
+        std::size_t best = lo;
+        double best_llr = -std::numeric_limits<double>::infinity();
+        for (std::size_t k = lo; k < hi; ++k) {
+            const double llr = log_lik(pool(lo, k)) + log_lik(pool(k + 1, hi));
+            if (llr > best_llr + 1e-12) {
+                best_llr = llr;
+                best = k;
+            }
+        }
+        const PassFail l = pool(lo, best), rt = pool(best + 1, hi);
+        const bool separated =
+            (l.failed == 0 && rt.passed == 0) || (l.passed == 0 && rt.failed == 0);
+        const double p = fisher_exact_two_sided(l.failed, l.passed, rt.failed, rt.passed);
+        if (!(separated || p < m_options.alpha / 10))
+            continue;
+        splits.push_back(best);
+        todo.emplace_back(lo, best);
+        todo.emplace_back(best + 1, hi);
+    }
+    std::sort(splits.begin(), splits.end());
+    for (std::size_t k : splits) {
+        Boundary bd;
+        bd.last_before = ok[k];
+        bd.first_after = ok[k + 1];
+        for (std::size_t i = bd.last_before + 1; i < bd.first_after; ++i) {
+            if (m_points[i].state == PointState::broken)
+                bd.broken_between.push_back(i);
+            else
+                ++bd.untested_between;
+        }
+        const auto a = count_pass_fail(m_points[bd.last_before].values);
+        const auto b = count_pass_fail(m_points[bd.first_after].values);
+        bd.p_value = fisher_exact_two_sided(a.failed, a.passed, b.failed, b.passed);
+        bd.relative_change = b.rate() - a.rate();
+        bd.kind = b.rate() > a.rate() ? BoundaryKind::regression : BoundaryKind::improvement;
+        out.push_back(bd);
+    }
+    return out;
+}
+
 SweepResult SweepPlan::result(const std::string& stop_reason) const {
     SweepResult r;
     r.points = m_points;
@@ -388,7 +508,10 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
 
     const auto ok = ok_points();
     const auto cap = static_cast<std::size_t>(m_options.max_repeats);
-    for (std::size_t k = 0; k + 1 < ok.size(); ++k) {
+    if (m_options.comparison == ComparisonKind::pass_fail)
+        r.boundaries = pass_fail_boundaries(ok);
+    for (std::size_t k = 0; k + 1 < ok.size() && m_options.comparison == ComparisonKind::values;
+         ++k) {
         const std::size_t a = ok[k], b = ok[k + 1];
         const PairTest t = compare(a, b);
         const bool at_cap = m_points[a].values.size() >= cap && m_points[b].values.size() >= cap;
@@ -418,7 +541,15 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
     // Levels: median of the point medians of each segment between boundaries (robust to one
     // outlying date). A decided boundary whose levels differ by less than min_change/2 was an
     // outlier, not a change of level: drop it (smallest first) and recompute the neighbours.
+    const bool pass_fail = m_options.comparison == ComparisonKind::pass_fail;
     auto seg_level = [&](std::size_t from, std::size_t to) { // ok points with index in [from, to]
+        if (pass_fail) { // the failure rate of every run of the segment
+            std::vector<double> all;
+            for (std::size_t i : ok)
+                if (i >= from && i <= to)
+                    all.insert(all.end(), m_points[i].values.begin(), m_points[i].values.end());
+            return count_pass_fail(all).rate();
+        }
         std::vector<double> meds;
         for (std::size_t i : ok)
             if (i >= from && i <= to)
@@ -434,7 +565,9 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
                 k + 1 < r.boundaries.size() ? r.boundaries[k + 1].last_before : m_points.size() - 1;
             bd.old_level = seg_level(lo, bd.last_before);
             bd.new_level = seg_level(bd.first_after, hi);
-            if (bd.old_level != 0)
+            if (pass_fail)
+                bd.relative_change = bd.new_level - bd.old_level; // difference of failure rates
+            else if (bd.old_level != 0)
                 bd.relative_change = (bd.new_level - bd.old_level) / std::fabs(bd.old_level);
             if (bd.kind == BoundaryKind::unknown)
                 continue;

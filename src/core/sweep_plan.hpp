@@ -27,6 +27,12 @@ std::string_view to_string(SweepStrategy s);
 /// Parse a strategy name; nullopt otherwise.
 std::optional<SweepStrategy> parse_strategy(std::string_view s);
 
+/// What the planner compares between two points.
+enum class ComparisonKind {
+    values,    ///< metric values: Welch's t-test on the relative change (the default)
+    pass_fail, ///< failure indicators (1 failed run, 0 passed run): Fisher's exact test on counts
+};
+
 /// Tuning of the planner; defaults match `perfsweep daily`.
 struct SweepOptions {
     SweepStrategy strategy = SweepStrategy::adaptive;
@@ -38,6 +44,9 @@ struct SweepOptions {
     int workers = 1;          ///< points proposed per round (parallel GPUs)
     long max_runs = 0;        ///< budget of benchmark runs (values asked); 0 = unlimited
     Direction direction = Direction::higher_is_better; ///< decides regression vs improvement
+    /// values or pass_fail (exit-code mode; forces lower_is_better: a rising failure rate is
+    /// the regression, and levels and relative_change are failure rates and their difference).
+    ComparisonKind comparison = ComparisonKind::values;
 };
 
 /// What is known about one candidate point.
@@ -133,7 +142,10 @@ private:
     };
     PairTest test_values(const std::vector<double>& a, const std::vector<double>& b,
                          double alpha) const;
+    PairTest test_pass_fail(const std::vector<double>& a, const std::vector<double>& b,
+                            double alpha) const;
     PairTest compare(std::size_t a, std::size_t b) const;
+    std::vector<Boundary> pass_fail_boundaries(const std::vector<std::size_t>& ok) const;
     std::vector<std::size_t> ok_points() const;
     std::vector<SweepRequest> proposals() const;
     long pooled_dof() const;

@@ -82,6 +82,9 @@ struct Adapters {
     std::function<core::IssueEvent(const std::string& event_name, const std::string& json,
                                    const std::string& source)>
         parse_issue_event;
+    /// Values to mask in log excerpts: every environment variable named like a secret (*TOKEN,
+    /// *SECRET, *PASSWORD, *_KEY) with a value of 4 characters or more.
+    std::function<std::vector<std::string>()> secret_values;
 };
 
 } // namespace perfsweep::ports

@@ -36,6 +36,9 @@ struct RunnerConfig {
     /// Environment probe run once per image (not per repeat): "" or "none" = off, "default" =
     /// the built-in script, else a command template printing key=value lines.
     std::string env_probe;
+    /// exit-code mode: each run's exit status decides (no metric); values are failure
+    /// indicators (1 failed, 0 passed) and Measurement::exit_codes holds every status.
+    bool exit_code_mode = false;
 };
 
 /// A runner over one environment that can also build (kept container for the hourly stage).

@@ -1,6 +1,7 @@
 #include "report/daily_text.hpp"
 
 #include "core/environment.hpp"
+#include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "report/text_table.hpp"
 
@@ -27,6 +28,7 @@ std::string pct(double v) {
 
 std::string render_daily(const core::DailyResult& r) {
     const auto& s = r.sweep;
+    const bool pass_fail = s.options.comparison == core::ComparisonKind::pass_fail;
     std::string out;
     TextTable t;
     t.header = {"date", r.metric.empty() ? "value" : r.metric, "+-", "repeats", "status"};
@@ -37,6 +39,11 @@ std::string render_daily(const core::DailyResult& r) {
             const auto sum = core::summarize(p.values);
             row[1] = num(sum.median);
             row[2] = num(sum.stddev, 2);
+            if (pass_fail) { // failed runs / runs
+                const auto pf = core::count_pass_fail(p.values);
+                row[1] = std::to_string(pf.failed) + "/" + std::to_string(pf.total());
+                row[2] = "";
+            }
             row[3] = std::to_string(p.values.size());
             row[4] = p.reused ? "ok (history)" : "ok";
         } else if (p.state == core::PointState::broken) {
@@ -49,7 +56,8 @@ std::string render_daily(const core::DailyResult& r) {
     out += "\n";
     if (s.boundaries.empty())
         out += "No change of level found between " + r.from + " and " + r.to + ".\n";
-    for (const auto& b : s.boundaries) {
+    for (std::size_t bi = 0; bi < s.boundaries.size(); ++bi) {
+        const auto& b = s.boundaries[bi];
         out += std::string(core::to_string(b.kind)) + ": last before " +
                s.points[b.last_before].label + ", first after " + s.points[b.first_after].label;
         if (!b.broken_between.empty()) {
@@ -60,6 +68,23 @@ std::string render_daily(const core::DailyResult& r) {
         }
         if (b.untested_between > 0)
             out += " [" + std::to_string(b.untested_between) + " dates between not measured]";
+        if (pass_fail) { // every run of the two segments around the boundary
+            const std::size_t lo = bi == 0 ? 0 : s.boundaries[bi - 1].first_after;
+            const std::size_t hi = bi + 1 < s.boundaries.size() ? s.boundaries[bi + 1].last_before
+                                                                : s.points.size() - 1;
+            std::vector<double> before, after;
+            for (std::size_t i = lo; i <= hi; ++i)
+                if (s.points[i].state == core::PointState::ok &&
+                    (i <= b.last_before || i >= b.first_after))
+                    (i <= b.last_before ? before : after)
+                        .insert((i <= b.last_before ? before : after).end(),
+                                s.points[i].values.begin(), s.points[i].values.end());
+            out += ": " +
+                   core::describe_failure_change(core::count_pass_fail(before),
+                                                 core::count_pass_fail(after)) +
+                   "\n";
+            continue;
+        }
         out += ": " + num(b.old_level) + " -> " + num(b.new_level) + " " + r.unit + " (" +
                pct(b.relative_change) + ")\n";
         if (const auto a = core::attribute_boundary(r, b);

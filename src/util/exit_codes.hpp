@@ -11,6 +11,9 @@ enum ExitCode : int {
     exit_infra = 3,        ///< infrastructure error (runtime, git, network, filesystem)
     exit_inconclusive = 4, ///< not enough data to decide
     exit_improvement = 5,  ///< detect: the latest level is significantly better
+    exit_probe_bad = 1,    ///< probe: bad (git bisect run)
+    exit_probe_skip = 125, ///< probe: this state cannot be judged (git bisect run's skip)
+    exit_probe_abort = 128, ///< probe: usage or infrastructure error; aborts git bisect run
 };
 
 } // namespace perfsweep

@@ -119,6 +119,18 @@ std::string daily_to_json(const core::DailyResult& r) {
         for (double v : p.values)
             w.Double(v);
         w.EndArray();
+        if (i < r.measurements.size()) { // exit-code mode: every run's status, in run order
+            std::vector<int> codes;
+            for (const auto& rec : r.measurements[i])
+                codes.insert(codes.end(), rec.exit_codes.begin(), rec.exit_codes.end());
+            if (!codes.empty()) {
+                w.Key("exit_codes");
+                w.StartArray();
+                for (int c : codes)
+                    w.Int(c);
+                w.EndArray();
+            }
+        }
         if (!p.values.empty()) {
             const auto sum = core::summarize(p.values);
             put(w, "median", sum.median);

@@ -78,6 +78,13 @@ std::string measurement_to_json(const core::Measurement& m) {
     for (double v : m.values)
         w.Double(v);
     w.EndArray();
+    if (!m.exit_codes.empty()) { // exit-code mode only; older records have none
+        w.Key("exit_codes");
+        w.StartArray();
+        for (int c : m.exit_codes)
+            w.Int(c);
+        w.EndArray();
+    }
     put(w, "label", m.label);
     put(w, "timestamp", m.timestamp);
     put(w, "stage", std::string(core::to_string(m.stage)));
@@ -123,6 +130,15 @@ core::Measurement measurement_from_json(std::string_view json, const std::string
                 throw_usage(where + ": field 'values' holds " + std::to_string(v.GetDouble()) +
                             ": " + problem + "; expected measured values");
             m.values.push_back(v.GetDouble());
+        }
+    }
+    if (auto it = d.FindMember("exit_codes"); it != d.MemberEnd()) {
+        if (!it->value.IsArray())
+            throw_usage(where + ": field 'exit_codes' must be an array of integers");
+        for (const auto& v : it->value.GetArray()) {
+            if (!v.IsInt())
+                throw_usage(where + ": field 'exit_codes' must contain only integers");
+            m.exit_codes.push_back(v.GetInt());
         }
     }
     m.label = get_string(d, "label", where, true);

@@ -3,6 +3,7 @@
 #include "adapters/process/env_probe.hpp"
 #include "adapters/process/process.hpp"
 #include "core/environment.hpp"
+#include "core/exit_code.hpp"
 #include "core/metric_extract.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -79,6 +80,8 @@ struct ProcessRunner::RunOutcome {
     std::vector<double> values;
     double elapsed_s = 0;
     bool interrupted = false;
+    bool has_code = false; ///< exit-code mode: `code` holds the exit status (-N: signal N)
+    int code = 0;
 };
 
 struct ProcessRunner::Batch {
@@ -138,6 +141,11 @@ ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progre
     m_cfg.logs_dir = std::filesystem::absolute(m_cfg.logs_dir).lexically_normal().string();
     if (m_cfg.benchmark.empty())
         m_cfg.benchmark = m_cfg.test_command;
+    if (m_cfg.exit_code_mode) { // values are failure indicators: fewer is better
+        m_cfg.metric = "failed";
+        m_cfg.unit = "failed";
+        m_cfg.direction = core::Direction::lower_is_better;
+    }
 }
 
 ProcessRunner::~ProcessRunner() {
@@ -454,6 +462,23 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     } else if (r.timed_out) {
         out.status = core::Status::timeout;
         out.reason = describe(r, m_cfg.timeout_s);
+    } else if (m_cfg.exit_code_mode && measure && !r.interrupted) {
+        // git bisect run's contract (core/exit_code.hpp); a signal that killed the test is a
+        // crash (bad), recorded as -N.
+        out.has_code = true;
+        out.code = r.signal != 0 ? -r.signal : r.exit_code;
+        const auto verdict = core::classify_exit_code(out.code);
+        if (verdict == core::ExitVerdict::good || verdict == core::ExitVerdict::bad) {
+            out.values = {core::failure_value(verdict)};
+        } else {
+            out.status = core::Status::failed;
+            out.reason = describe(r, m_cfg.timeout_s) +
+                         (verdict == core::ExitVerdict::skip
+                              ? (out.code == core::k_exit_timeout_wrapper
+                                     ? ": a timeout wrapper's status, skipped (never bad)"
+                                     : ": the test cannot decide this point, skipped")
+                              : ": 128 and above abort the search");
+        }
     } else if (r.interrupted || r.signal != 0 || r.exit_code != 0) {
         out.status = core::Status::failed;
         out.reason = describe(r, m_cfg.timeout_s);
@@ -500,7 +525,10 @@ core::Measurement ProcessRunner::run_one(const ports::PointRequest& request, siz
         batch.planned_runs = std::max(batch.planned_runs, batch.done_runs);
         batch.busy_s += o.elapsed_s;
         std::string result;
-        if (o.status == core::Status::ok) {
+        if (o.has_code)
+            result = "exit " + std::to_string(o.code) + " (" +
+                     std::string(core::to_string(core::classify_exit_code(o.code))) + ")";
+        else if (o.status == core::Status::ok) {
             std::vector<std::string> vs;
             for (double v : o.values)
                 vs.push_back(format_value(v));
@@ -549,7 +577,7 @@ core::Measurement ProcessRunner::run_one(const ports::PointRequest& request, siz
         auto o = run_once(m_test, v, worker, m.image, log, request.label + " " + what, true);
         ++runs;
         report(what, o);
-        if (o.status != core::Status::ok) {
+        if (o.status != core::Status::ok && !m_cfg.exit_code_mode) { // exit-code mode: discarded
             fail(o, what, log);
             return m;
         }
@@ -563,6 +591,8 @@ core::Measurement ProcessRunner::run_one(const ports::PointRequest& request, siz
         ++runs;
         report(what, o);
         m.log = log;
+        if (o.has_code)
+            m.exit_codes.push_back(o.code);
         if (o.status != core::Status::ok) {
             fail(o, what, log);
             return m;

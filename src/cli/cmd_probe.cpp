@@ -1,0 +1,182 @@
+// `perfsweep probe`: measure one source state (the current checkout by default) and exit
+// 0 good / 1 bad / 125 skip, or >= 128 to abort `git bisect run` (usage and infra errors too).
+
+#include "app/run_point.hpp"
+#include "cli/context.hpp"
+#include "core/exit_code.hpp"
+#include "core/probe_decision.hpp"
+#include "core/stats.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+namespace perfsweep::cli {
+
+namespace {
+
+struct ProbeFlags {
+    ports::RunnerConfig cfg;
+    std::string label = "probe", timeout = "30m", direction = "higher", mode = "metric";
+    std::string history, reference, threshold = "0.05";
+    std::vector<std::string> good_values, env;
+    int repeats = 1;
+};
+
+double parse_number(const std::string& text, const std::string& flag) {
+    const auto v = util::parse_double(text);
+    if (!v || !std::isfinite(*v))
+        throw_usage(flag + " '" + text + "': expected a number");
+    return *v;
+}
+
+// The good level of metric mode: --good-value values, --reference, or the history's latest ok
+// record of the benchmark.
+double good_level(const ProbeFlags& f, const ports::RunnerConfig& cfg, Context& ctx) {
+    const int given = (!f.good_values.empty() ? 1 : 0) + (!f.reference.empty() ? 1 : 0) +
+                      (!f.history.empty() ? 1 : 0);
+    if (given != 1)
+        throw_usage("probe (metric mode): give exactly one reference: --good-value V (repeatable),"
+                    " --reference V with --threshold, or --history FILE");
+    if (!f.good_values.empty()) {
+        std::vector<double> v;
+        for (const auto& g : f.good_values)
+            v.push_back(parse_number(g, "--good-value"));
+        return core::median(v);
+    }
+    if (!f.reference.empty())
+        return parse_number(f.reference, "--reference");
+    auto& a = ctx.adapters;
+    if (!a.open_history)
+        throw_infra("no history store is available in this build");
+    auto store = a.open_history(f.history);
+    const auto load = store->load();
+    const std::string bench = cfg.benchmark.empty() ? cfg.test_command : cfg.benchmark;
+    for (auto it = load.records.rbegin(); it != load.records.rend(); ++it)
+        if (it->status == core::Status::ok && !it->values.empty() && it->exit_codes.empty() &&
+            it->benchmark == bench && it->metric == cfg.metric)
+            return core::median(it->values);
+    throw_usage("--history " + f.history + ": no ok record of benchmark '" + bench +
+                "' with metric '" + cfg.metric + "' to use as the good level (set --benchmark)");
+}
+
+void execute(ProbeFlags& f, Context& ctx) {
+    auto& a = ctx.adapters;
+    if (!a.make_runner)
+        throw_infra("no runner is available in this build");
+    auto cfg = f.cfg;
+    const auto timeout = util::parse_duration(f.timeout);
+    if (!timeout)
+        throw_usage("--timeout '" + f.timeout + "': expected a duration such as 90s, 30m or 2h");
+    cfg.timeout_s = static_cast<double>(*timeout);
+    const auto dir = core::parse_direction(f.direction);
+    if (!dir)
+        throw_usage("--direction '" + f.direction + "': expected higher or lower");
+    cfg.direction = *dir;
+    const auto mode = core::parse_run_mode(f.mode);
+    if (!mode)
+        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
+    cfg.exit_code_mode = *mode == core::RunMode::exit_code;
+    for (const auto& kv : f.env) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw_usage("--env '" + kv + "': expected NAME=VALUE");
+        cfg.env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    if (f.repeats < 1)
+        throw_usage("--repeats " + std::to_string(f.repeats) + ": expected 1 or more");
+    core::ProbeReference ref;
+    ref.mode = *mode;
+    ref.direction = *dir;
+    if (*mode == core::RunMode::metric) {
+        ref.threshold = parse_number(f.threshold, "--threshold");
+        if (!(ref.threshold >= 0 && ref.threshold < 1))
+            throw_usage("--threshold '" + f.threshold +
+                        "': expected a fraction in [0, 1), e.g. "
+                        "0.05 for 5 %");
+        ref.good_level = good_level(f, cfg, ctx);
+        if (*ref.good_level == 0)
+            throw_usage("probe: the good level is 0; a relative threshold needs a non-zero level");
+    } else if (!f.good_values.empty() || !f.reference.empty() || !f.history.empty())
+        throw_usage("probe --mode exit-code: --good-value, --reference and --history are for the "
+                    "metric mode; the exit status decides here");
+
+    ports::PointRequest req;
+    req.repeats = f.repeats;
+    req.label = f.label;
+    req.stage = core::Stage::commit;
+    auto runner = a.make_runner(cfg);
+    const auto m =
+        app::run_point(*runner, cfg.build_command.empty() ? nullptr : runner.get(), req, nullptr);
+    const auto d = core::decide_probe(m, ref);
+    std::printf("probe %s: %s (%s)%s\n", f.label.c_str(),
+                std::string(core::to_string(d.verdict)).c_str(), d.why.c_str(),
+                m.log.empty() ? "" : ("; log " + m.log).c_str());
+    std::fflush(stdout);
+    switch (d.verdict) {
+    case core::ExitVerdict::good:
+        ctx.exit_code = exit_ok;
+        break;
+    case core::ExitVerdict::bad:
+        ctx.exit_code = exit_probe_bad;
+        break;
+    case core::ExitVerdict::skip:
+        ctx.exit_code = exit_probe_skip;
+        break;
+    case core::ExitVerdict::abort:
+        throw_infra("probe " + f.label + ": " + d.why);
+    }
+}
+
+} // namespace
+
+void add_probe(CLI::App& app, Context& ctx) {
+    auto f = std::make_shared<ProbeFlags>();
+    auto* cmd = app.add_subcommand(
+        "probe", "Measure one source state and exit 0 good / 1 bad / 125 skip (for git bisect "
+                 "run); usage and infrastructure errors exit 128");
+    cmd->add_option("--test", f->cfg.test_command,
+                    "Test command template (split once, no shell), e.g. 'python3 b.py'");
+    cmd->add_option("--mode", f->mode, "metric | exit-code")->capture_default_str();
+    cmd->add_option("--good-value", f->good_values,
+                    "Metric mode: a known good value (repeatable; their median is the level)");
+    cmd->add_option("--reference", f->reference, "Metric mode: the good level (with --threshold)");
+    cmd->add_option("--history", f->history,
+                    "Metric mode: the good level is the latest ok record of the benchmark here");
+    cmd->add_option("--threshold", f->threshold,
+                    "Metric mode: relative change that is bad, e.g. 0.05 for 5 % worse")
+        ->capture_default_str();
+    cmd->add_option("--runtime", f->cfg.runtime, "none | docker | podman | slurm")
+        ->capture_default_str();
+    cmd->add_option("--image", f->cfg.image, "Image to test in (container runtimes)");
+    cmd->add_option("--build", f->cfg.build_command,
+                    "Build command run first; a failed build is a skip (125)");
+    cmd->add_flag("--keep-container", f->cfg.kept_container,
+                  "docker/podman: one container; build and test run with exec");
+    cmd->add_option("--label", f->label, "Label of the state (logs go under it)")
+        ->capture_default_str();
+    cmd->add_option("--repeats", f->repeats, "Runs of the test")->capture_default_str();
+    cmd->add_option("--warmup", f->cfg.warmup, "Runs discarded first")->capture_default_str();
+    cmd->add_option("--timeout", f->timeout, "Per-run timeout (a timeout is a skip)")
+        ->capture_default_str();
+    cmd->add_option("--metric", f->cfg.metric, "Metric name; default regex '<M>: <number>'")
+        ->capture_default_str();
+    cmd->add_option("--metric-regex", f->cfg.metric_regex,
+                    "ECMAScript regex with one capture group holding the number");
+    cmd->add_option("--benchmark", f->cfg.benchmark,
+                    "Benchmark name (to match --history records; default: the test command)");
+    cmd->add_option("--direction", f->direction, "higher | lower (which is better)")
+        ->capture_default_str();
+    cmd->add_option("--logs", f->cfg.logs_dir, "Directory for per-run logs")->capture_default_str();
+    cmd->add_option("--mount", f->cfg.mounts, "Container mount SRC:DST[:ro] (repeatable)");
+    cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
+    cmd->add_option("--workdir", f->cfg.workdir, "Working directory (default: the current one)");
+    cmd->callback([f, &ctx] { execute(*f, ctx); });
+}
+
+} // namespace perfsweep::cli

@@ -1,0 +1,342 @@
+// Exit-code mode and `perfsweep probe` end to end: the real binary, real child processes
+// (simulated nightlies that crash, fail 30 % of the time, skip or abort), real git repos, and a
+// real `git bisect run perfsweep probe ...`.
+
+#include "support/temp_dir.hpp"
+#include "util/strings.hpp"
+
+#include <catch2/catch.hpp>
+#include <rapidjson/document.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace perfsweep;
+using namespace perfsweep::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string python() {
+    return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+}
+
+// A simulated nightly test: exit status by date from a JSON config. crash_from: SIGSEGV (after
+// printing colored output and a secret); flaky_from: fails `rate` of the runs (deterministic per
+// date and run number); skip: exit 125; abort: exit 130.
+const char* k_nightly = R"PY(import hashlib, json, os, sys
+cfg = json.load(open(sys.argv[1])); date = sys.argv[2]; counters = sys.argv[3]
+os.makedirs(counters, exist_ok=True)
+p = os.path.join(counters, date)
+n = int(open(p).read()) + 1 if os.path.exists(p) else 1
+open(p, "w").write(str(n))
+print("testing nightly %s run %d" % (date, n))
+if date in cfg.get("skip", []): sys.exit(125)
+if date in cfg.get("abort", []): sys.exit(130)
+if cfg.get("crash_from") and date >= cfg["crash_from"]:
+    for i in range(30): print("step %d" % i)
+    print("token is " + os.environ.get("SIM_TOKEN", ""))
+    print("\x1b[31mFatal Python error: Segmentation fault\x1b[0m")
+    print("```\n# injected heading")
+    sys.stdout.flush(); os.kill(os.getpid(), 11)
+if cfg.get("flaky_from") and date >= cfg["flaky_from"]:
+    h = int(hashlib.sha256(("%s/%d" % (date, n)).encode()).hexdigest(), 16) % 1000
+    if h < cfg["rate"] * 1000:
+        print("AssertionError: flaky"); sys.exit(1)
+print("passed")
+)PY";
+
+struct Nightlies {
+    TempDir dir{"perfsweep-exitcode"};
+    std::string script = dir.file("nightly.py");
+    std::string config = dir.file("config.json");
+    explicit Nightlies(const std::string& cfg) {
+        write_file(script, k_nightly);
+        write_file(config, cfg);
+    }
+    std::vector<std::string> daily(const std::string& from, const std::string& to,
+                                   std::vector<std::string> extra) const {
+        std::vector<std::string> a{"daily",
+                                   "--from",
+                                   from,
+                                   "--to",
+                                   to,
+                                   "--mode",
+                                   "exit-code",
+                                   "--test",
+                                   python() + " -S " + script + " " + config + " {date} " +
+                                       dir.file("counts"),
+                                   "--logs",
+                                   dir.file("logs")};
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    }
+};
+
+rapidjson::Document parse(const std::string& text) {
+    rapidjson::Document d;
+    d.Parse(text.c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    return d;
+}
+
+std::string git(const std::string& dir, const std::vector<std::string>& args) {
+    std::vector<std::string> argv{
+        "git", "-C", dir, "-c", "user.name=Dev", "-c", "user.email=dev@example.com"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto r = run_command(
+        argv, {"GIT_AUTHOR_DATE=@1692835200 +0000", "GIT_COMMITTER_DATE=@1692835200 +0000"});
+    if (r.exit_code != 0)
+        FAIL("git " + util::join(args, " ") + " failed: " + r.err);
+    return std::string(util::trim(r.out));
+}
+
+// A repo of 24 commits one hour apart; speed.txt holds 100, from commit `slow` on 90; the file
+// crash exists from commit `crash` on. Returns the shas.
+std::vector<std::string> make_repo(const std::string& repo, int slow, int crash) {
+    fs::create_directories(repo);
+    git(repo, {"init", "-q", "-b", "main"});
+    std::vector<std::string> shas;
+    for (int i = 0; i < 24; ++i) {
+        write_file(repo + "/speed.txt", i >= slow ? "90\n" : "100\n");
+        write_file(repo + "/n.txt", std::to_string(i) + "\n");
+        if (i >= crash)
+            write_file(repo + "/crash", "1\n");
+        git(repo, {"add", "-A"});
+        const std::string date = "@" + std::to_string(1692835200 + i * 3600) + " +0000";
+        auto r = run_command({"git", "-C", repo, "-c", "user.name=Dev", "-c",
+                              "user.email=dev@example.com", "commit", "-q", "-m",
+                              "commit " + std::to_string(i)},
+                             {"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date});
+        REQUIRE(r.exit_code == 0);
+        shas.push_back(git(repo, {"rev-parse", "HEAD"}));
+    }
+    git(repo, {"update-ref", "refs/remotes/origin/main", "main"});
+    return shas;
+}
+
+} // namespace
+
+TEST_CASE("daily --mode exit-code finds the day nightlies start crashing; 125 is skipped",
+          "[exitcode][daily]") {
+    Nightlies n(R"({"crash_from":"2023-08-17","skip":["2023-08-16","2023-08-05"]})");
+    auto r = run_perfsweep(n.daily("2023-08-01", "2023-08-28", {"--repeats", "1", "--json"}),
+                           {"SIM_TOKEN=s3cr3t-value-xyz"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    const auto& b = d["boundaries"];
+    REQUIRE(b.Size() == 1);
+    CHECK(std::string(b[0]["last_before"].GetString()) == "2023-08-15");
+    CHECK(std::string(b[0]["first_after"].GetString()) == "2023-08-17");
+    CHECK(std::string(b[0]["kind"].GetString()) == "regression");
+    CHECK(b[0]["old"].GetDouble() == 0);
+    CHECK(b[0]["new"].GetDouble() == 1);
+    REQUIRE(b[0]["broken_between"].Size() == 1);
+    CHECK(std::string(b[0]["broken_between"][0].GetString()) == "2023-08-16");
+
+    // The text output words it, with the first bad nightly's log excerpt: ANSI stripped, the
+    // secret masked, and the log's lines cannot start workflow commands or break out.
+    auto t = run_perfsweep(n.daily("2023-08-01", "2023-08-28", {"--repeats", "1"}),
+                           {"SIM_TOKEN=s3cr3t-value-xyz"});
+    REQUIRE(t.exit_code == 0);
+    CHECK(t.out.find("started failing (0/") != std::string::npos);
+    CHECK(t.out.find("Fatal Python error: Segmentation fault") != std::string::npos);
+    CHECK(t.out.find("\x1b[") == std::string::npos);
+    CHECK(t.out.find("s3cr3t-value-xyz") == std::string::npos);
+    CHECK(t.out.find("token is ***") != std::string::npos);
+    CHECK(t.out.find("step 29") != std::string::npos);
+    CHECK(t.out.find("step 5\n") == std::string::npos); // only the last lines
+}
+
+TEST_CASE("daily --mode exit-code finds a 30 % flaky failure with repeats and reports the rates",
+          "[exitcode][daily]") {
+    Nightlies n(R"({"flaky_from":"2023-08-13","rate":0.3})");
+    const auto state = n.dir.file("state");
+    auto r = run_perfsweep(
+        n.daily("2023-08-07", "2023-08-17",
+                {"--repeats", "6", "--max-repeats", "24", "--json", "--state", state}));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    const auto& b = d["boundaries"];
+    REQUIRE(b.Size() == 1);
+    CHECK(std::string(b[0]["last_before"].GetString()) == "2023-08-12");
+    CHECK(std::string(b[0]["first_after"].GetString()) == "2023-08-13");
+    CHECK(std::string(b[0]["kind"].GetString()) == "regression");
+    CHECK(b[0]["old"].GetDouble() == 0);
+    CHECK(b[0]["new"].GetDouble() > 0.15);
+    CHECK(b[0]["new"].GetDouble() < 0.45);
+    // Every repeat's exit status is recorded.
+    bool saw_1 = false;
+    for (const auto& p : d["points"].GetArray())
+        if (p.HasMember("exit_codes"))
+            for (const auto& c : p["exit_codes"].GetArray())
+                saw_1 = saw_1 || c.GetInt() == 1;
+    CHECK(saw_1);
+    // The text rendering of the same sweep (resumed from its state: no new run) says the rates
+    // with counts.
+    auto t = run_perfsweep(n.daily("2023-08-07", "2023-08-17",
+                                   {"--repeats", "6", "--max-repeats", "24", "--state", state}));
+    REQUIRE(t.exit_code == 0);
+    CHECK(t.err.find("run 1/1") == std::string::npos);
+    CHECK(t.out.find("failure rate rose from 0 % (0/") != std::string::npos);
+}
+
+TEST_CASE("daily --mode exit-code aborts on a status >= 128 and resumes from its state",
+          "[exitcode][daily]") {
+    Nightlies n(R"({"crash_from":"2023-08-09","abort":["2023-08-10"]})");
+    const auto state = n.dir.file("state");
+    auto r = run_perfsweep(
+        n.daily("2023-08-01", "2023-08-12",
+                {"--repeats", "1", "--strategy", "exhaustive", "--state", state, "--json"}));
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("2023-08-10 exited 130") != std::string::npos);
+    CHECK(r.err.find("128 and above abort") != std::string::npos);
+    // The aborting run was not committed; the runs before it were.
+    int committed = 0;
+    for (const auto& e : fs::directory_iterator(state))
+        committed += e.path().filename().string().rfind("run-", 0) == 0;
+    CHECK(committed == 9);
+    // Fixed test (no abort): the sweep resumes and runs only what is left.
+    write_file(n.config, R"({"crash_from":"2023-08-09"})");
+    auto again = run_perfsweep(
+        n.daily("2023-08-01", "2023-08-12",
+                {"--repeats", "1", "--strategy", "exhaustive", "--state", state, "--json"}));
+    INFO(again.err);
+    REQUIRE(again.exit_code == 0);
+    CHECK(again.err.find("resuming from") != std::string::npos);
+    auto d = parse(again.out);
+    CHECK(d["resumed_runs"].GetInt() == 9);
+    REQUIRE(d["boundaries"].Size() == 1);
+    CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-09");
+}
+
+TEST_CASE("hourly --mode exit-code narrows the commit stage to the commit that starts failing",
+          "[exitcode][hourly]") {
+    TempDir dir("perfsweep-exitcode-hourly");
+    const auto repo = dir.file("app");
+    const auto shas = make_repo(repo, 100, 13);
+    write_file(dir.file("test.sh"), "test ! -e \"$1/crash\"\n");
+    auto r = run_perfsweep({"hourly", "--repo", "app=" + repo, "--good-commits", "app=" + shas[2],
+                            "--bad-commits", "app=" + shas[21], "--to-commit", "--mode",
+                            "exit-code", "--repeats", "1", "--build", "true", "--test",
+                            "sh " + dir.file("test.sh") + " {path:app}", "--logs-dir",
+                            dir.file("logs"), "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("\"sha\": \"" + shas[13] + "\"") != std::string::npos);
+}
+
+TEST_CASE("probe exit codes: 0 good, 1 bad, 125 skip, 128 for its own errors",
+          "[exitcode][probe]") {
+    TempDir dir("perfsweep-probe");
+    const auto logs = dir.file("logs");
+    auto probe = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), "probe");
+        args.insert(args.end(), {"--logs", logs});
+        return run_perfsweep(args).exit_code;
+    };
+    auto sh = [](const std::string& s) { return "sh -c '" + s + "'"; };
+    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 0"), "--repeats", "2"}) == 0);
+    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 3")}) == 1);
+    CHECK(probe({"--mode", "exit-code", "--test", sh("kill -SEGV $$")}) == 1); // a crash
+    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 125")}) == 125);
+    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 124")}) == 125); // timeout wrapper
+    CHECK(probe({"--mode", "exit-code", "--test", "sleep 5", "--timeout", "1s"}) == 125);
+    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 0"), "--build", sh("exit 1")}) == 125);
+    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 130")}) == 128);
+    CHECK(probe({"--mode", "exit-code", "--test", "no-such-command-xyz"}) == 128);
+    CHECK(probe({"--test", sh("echo MLUPS: 96"), "--reference", "100", "--threshold", "0.05"}) ==
+          0);
+    CHECK(probe({"--test", sh("echo MLUPS: 94"), "--reference", "100", "--threshold", "0.05"}) ==
+          1);
+    CHECK(probe({"--test", sh("echo MLUPS: 94"), "--good-value", "100", "--good-value", "98"}) ==
+          1);
+    CHECK(probe({"--test", sh("echo time: 1.04"), "--metric", "time", "--direction", "lower",
+                 "--reference", "1.0"}) == 0);
+    CHECK(probe({"--test", sh("echo no metric"), "--reference", "100"}) == 125);
+    // Usage errors: never 1-127, so git bisect run aborts instead of marking a commit bad.
+    CHECK(probe({"--mode", "exit-code"}) == 128);                                     // no --test
+    CHECK(probe({"--bogus-flag", "--test", "true"}) == 128);                          // CLI11 parse
+    CHECK(probe({"--mode", "exit-code", "--test", "true", "--repeats", "x"}) == 128); // CLI11
+    CHECK(probe({"--mode", "exit", "--test", "true"}) == 128);
+    CHECK(probe({"--test", sh("echo MLUPS: 1")}) == 128); // no reference
+    CHECK(probe({"--test", sh("echo MLUPS: 1"), "--reference", "100", "--good-value", "1"}) == 128);
+    CHECK(probe({"--test", sh("echo MLUPS: 1"), "--reference", "abc"}) == 128);
+    CHECK(probe({"--test", sh("echo MLUPS: 1"), "--history", dir.file("none.jsonl")}) == 128);
+    // History as the reference: the latest ok record of the benchmark.
+    const auto hist = dir.file("h.jsonl");
+    REQUIRE(run_perfsweep({"run", "--test", sh("echo MLUPS: 100"), "--benchmark", "b", "--history",
+                           hist, "--logs", logs})
+                .exit_code == 0);
+    CHECK(probe({"--test", sh("echo MLUPS: 80"), "--benchmark", "b", "--history", hist}) == 1);
+    CHECK(probe({"--test", sh("echo MLUPS: 99"), "--benchmark", "b", "--history", hist}) == 0);
+}
+
+TEST_CASE("git bisect run perfsweep probe finds the culprit commit", "[exitcode][probe][git]") {
+    TempDir dir("perfsweep-bisect");
+    const auto repo = dir.file("repo");
+    const auto shas = make_repo(repo, 9, 17);
+    write_file(dir.file("bench.sh"), "echo \"MLUPS: $(cat speed.txt)\"\n");
+    write_file(dir.file("check.sh"), "test ! -e crash || exit 7\n");
+    auto bisect = [&](const std::vector<std::string>& probe_args) {
+        (void)run_command({"git", "-C", repo, "bisect", "reset", "-q"});
+        git(repo, {"bisect", "start", shas[23], shas[0]});
+        std::vector<std::string> argv{"git", "-C", repo, "bisect", "run", PERFSWEEP_EXE, "probe"};
+        argv.insert(argv.end(), probe_args.begin(), probe_args.end());
+        argv.insert(argv.end(), {"--logs", dir.file("logs")});
+        return run_command(argv);
+    };
+    SECTION("metric mode with a threshold") {
+        auto r = bisect(
+            {"--test", "sh " + dir.file("bench.sh"), "--reference", "100", "--threshold", "0.05"});
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find(shas[9] + " is the first bad commit") != std::string::npos);
+    }
+    SECTION("exit-code mode") {
+        auto r = bisect({"--mode", "exit-code", "--test", "sh " + dir.file("check.sh")});
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find(shas[17] + " is the first bad commit") != std::string::npos);
+    }
+    SECTION("a usage error aborts the bisection instead of marking a commit bad") {
+        auto r = bisect({"--mode", "exit-code", "--test", "true", "--no-such-flag"});
+        CHECK(r.exit_code != 0);
+        CHECK(r.out.find("is the first bad commit") == std::string::npos);
+        // No commit was judged: the log holds only the start and its two given ends.
+        const auto log = git(repo, {"bisect", "log"});
+        CHECK(log.find("git bisect bad") == std::string::npos);
+        CHECK(log.find("git bisect good") == std::string::npos);
+        CHECK(log.find("git bisect skip") == std::string::npos);
+    }
+    (void)run_command({"git", "-C", repo, "bisect", "reset", "-q"});
+}
+
+TEST_CASE("run --mode exit-code records every repeat's exit status in the measurement",
+          "[exitcode][run]") {
+    TempDir dir("perfsweep-exitcode-run");
+    const auto counter = dir.file("n");
+    write_file(dir.file("t.sh"), "n=$(cat " + counter +
+                                     " 2>/dev/null || echo 0); n=$((n+1)); "
+                                     "echo $n > " +
+                                     counter + "; [ $n -ne 2 ] || exit 4; exit 0\n");
+    const auto hist = dir.file("h.jsonl");
+    auto r =
+        run_perfsweep({"run", "--mode", "exit-code", "--test", "sh " + dir.file("t.sh"),
+                       "--repeats", "3", "--json", "--history", hist, "--logs", dir.file("logs")});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto d = parse(r.out);
+    REQUIRE(d["exit_codes"].Size() == 3);
+    CHECK(d["exit_codes"][1].GetInt() == 4);
+    CHECK(d["values"][1].GetDouble() == 1);
+    CHECK(d["values"][0].GetDouble() == 0);
+    CHECK(std::string(d["metric"].GetString()) == "failed");
+    // The history line round-trips (and older lines without exit_codes still parse: every other
+    // history test).
+    CHECK(read_file(hist).find("\"exit_codes\":[0,4,0]") != std::string::npos);
+}
