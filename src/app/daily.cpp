@@ -1,8 +1,8 @@
 #include "app/daily.hpp"
 
 #include "core/commit_probe.hpp"
-#include "util/crash_point.hpp"
 #include "core/exit_code.hpp"
+#include "util/crash_point.hpp"
 #include "util/error.hpp"
 #include "util/time.hpp"
 

@@ -434,8 +434,8 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
         audit(sb, t, "record " + day, r, {});
     }
     const std::set<std::string> investigate_keys = {
-        "verdict", "relative-change", "last-good",   "first-bad",  "window",
-        "culprit", "report-path",     "result-path", "comment-url"};
+        "verdict",     "relative-change", "last-good",   "first-bad", "window",          "culprit",
+        "report-path", "result-path",     "comment-url", "cause",     "environment-diff"};
     auto inv =
         run_perfsweep({"investigate", "--history", history, "--metric", "MLUPS", "--benchmark",
                        bench_name, "--test", "true", "--output-dir", sb.dir.file("inv")},
