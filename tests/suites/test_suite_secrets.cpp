@@ -162,6 +162,14 @@ TEST_CASE("secrets: no command prints, logs, stores or posts the token", "[suite
          true},
         {"comment: HTTP 401", {"comment", "--body-file", f("body.md"), "--issue", "8"}, true},
         {"comment: bad flag", {"comment", "--body-file", f("body.md"), "--pr", "zero"}},
+        {"probe: benchmark prints its environment",
+         with({"probe", "--test", leak, "--reference", "500", "--repeats", "2"}, bench)},
+        {"probe: exit-code mode, failing benchmark",
+         with({"probe", "--mode", "exit-code", "--test", leak_fail}, bench)},
+        {"issue-request: refused (no author), comment with --token-env",
+         {"issue-request", "--event", f("event.json"), "--event-name", "issues", "--token-env",
+          "MY_TOKEN"},
+         true},
     };
     if (suite_scale() >= 2) // the whole pipeline (record, detect, daily, hourly, commit, report)
         cmds.push_back({"demo", {"demo", "--output-dir", f("demo")}});
