@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             core::Measurement back;
             fuzz::check(fuzz::accepts([&] { back = adapters::measurement_from_json(line, "x"); }),
                         "an imported point cannot be stored in the history", line);
-            fuzz::check(adapters::measurement_to_json(back) == line, "round trip changed it", line);
+            fuzz::check(fuzz::same_after_round_trip(m, back, adapters::measurement_to_json),
+                        "round trip changed it", line);
         }
     }
     return 0;

@@ -3,13 +3,17 @@
 // checks that abort with a message (libFuzzer then saves the input as a crash), and the rule that
 // a parser may reject input only with perfsweep::Error.
 
+#include "core/model.hpp"
 #include "util/error.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -53,6 +57,24 @@ template <class F> bool accepts(F&& f, std::string_view must_name = {}) {
         check(false, "a parser threw something other than perfsweep::Error", e.what());
     }
     return false;
+}
+
+/// True when `b` (a measurement read back from `a`'s JSON) equals `a`: every field exactly, values
+/// within a few ulp. RapidJSON 1.1 parses doubles in its normal-precision mode (up to ~3 ulp off;
+/// its full-precision mode trips UBSan in internal/diyfp.h), so a stored value can move by an ulp
+/// when read back; anything larger is a finding.
+inline bool same_after_round_trip(core::Measurement a, core::Measurement b,
+                                  const std::function<std::string(const core::Measurement&)>& enc) {
+    if (a.values.size() != b.values.size())
+        return false;
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+        const double x = a.values[i], y = b.values[i];
+        if (!(std::fabs(x - y) <= 1e-14 * std::max(std::fabs(x), std::fabs(y))))
+            return false;
+    }
+    a.values.clear();
+    b.values.clear();
+    return enc(a) == enc(b);
 }
 
 } // namespace perfsweep::fuzz
