@@ -120,24 +120,6 @@ int main(int argc, char** argv) {
     a.matrix_json = adapters::matrix_to_json;
     a.expand_result_files = adapters::expand_result_files;
     a.parse_issue_event = adapters::issue_event_from_json;
-    a.secret_values = [] {
-        std::vector<std::string> out;
-        for (char** e = environ; e && *e; ++e) {
-            const std::string kv = *e;
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || kv.size() - eq - 1 < 4)
-                continue;
-            std::string name = kv.substr(0, eq);
-            for (auto& c : name)
-                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-            auto ends = [&](const std::string& s) {
-                return name.size() >= s.size() &&
-                       name.compare(name.size() - s.size(), s.size(), s) == 0;
-            };
-            if (ends("TOKEN") || ends("SECRET") || ends("PASSWORD") || ends("_KEY"))
-                out.push_back(kv.substr(eq + 1));
-        }
-        return out;
-    };
+    a.secret_values = adapters::secret_values;
     return cli::run(argc, argv, a);
 }

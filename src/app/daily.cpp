@@ -1,5 +1,6 @@
 #include "app/daily.hpp"
 
+#include "app/failure_log.hpp"
 #include "core/commit_probe.hpp"
 #include "core/exit_code.hpp"
 #include "util/crash_point.hpp"
@@ -284,6 +285,14 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
         reuse_history();
     }
     out.sweep = plan.result(stop);
+    // Exit-code mode: each regression's first bad nightly carries its first failing run's log.
+    if (options.sweep.comparison == core::ComparisonKind::pass_fail)
+        for (const auto& b : out.sweep.boundaries)
+            if (b.kind == core::BoundaryKind::regression && b.first_after < out.measurements.size())
+                if (auto f =
+                        first_failure_log(out.sweep.points[b.first_after].label,
+                                          out.measurements[b.first_after], files, options.secrets))
+                    out.failure_logs.push_back(std::move(*f));
     return out;
 }
 

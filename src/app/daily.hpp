@@ -21,14 +21,15 @@ namespace perfsweep::app {
 
 /// What `perfsweep daily` was asked to do.
 struct DailyOptions {
-    std::string from;         ///< first date, YYYY-MM-DD (publisher's calendar date)
-    std::string to;           ///< last date, YYYY-MM-DD
-    std::string benchmark;    ///< benchmark name, to match history records
-    core::SweepOptions sweep; ///< strategy, repeats, budgets, workers (set from the runner)
-    std::string state_dir;    ///< resumable state; empty = none
-    bool rerun = false;       ///< ignore history points
-    double max_time_s = 0;    ///< wall-clock budget; 0 = none
-    std::string identity;     ///< text identifying the command, stored in the state dir
+    std::string from;                 ///< first date, YYYY-MM-DD (publisher's calendar date)
+    std::string to;                   ///< last date, YYYY-MM-DD
+    std::string benchmark;            ///< benchmark name, to match history records
+    core::SweepOptions sweep;         ///< strategy, repeats, budgets, workers (set from the runner)
+    std::string state_dir;            ///< resumable state; empty = none
+    bool rerun = false;               ///< ignore history points
+    double max_time_s = 0;            ///< wall-clock budget; 0 = none
+    std::string identity;             ///< text identifying the command, stored in the state dir
+    std::vector<std::string> secrets; ///< values masked in log excerpts (exit-code mode)
 };
 
 /// How the use case reads and writes measurement records (JSON codec from the adapters).

@@ -79,7 +79,9 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         out.warnings.push_back("the series mixes " + std::to_string(fingerprints.size()) +
                                " runner fingerprints; points from different machines may differ "
                                "for reasons other than the code");
-    out.result = core::detect(series, request.options);
+    // Exit-code records (`--mode exit-code`) hold failure indicators: their rate is compared.
+    out.result = core::is_exit_code_series(series) ? core::detect_failures(series, request.options)
+                                                   : core::detect(series, request.options);
     return out;
 }
 

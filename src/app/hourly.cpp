@@ -1,5 +1,6 @@
 #include "app/hourly.hpp"
 
+#include "app/failure_log.hpp"
 #include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "core/sweep_plan.hpp"
@@ -75,6 +76,8 @@ struct CacheEntry {
     bool run_failed = false;
     std::vector<double> values;
     std::string run_reason;
+    std::string failure_log; ///< exit-code mode: the log of the state's first failing run
+    int failure_code = 0;    ///< and its exit status
 };
 
 class Engine {
@@ -97,6 +100,20 @@ public:
         if (e.rounds > 0)
             return cached(e);
         return round(p, stage, m_opt.repeats);
+    }
+
+    /// `repeats` more runs of a measured state; on success every value of the state so far.
+    Eval more(const Point& p, core::Stage stage, int repeats) {
+        auto ev = round(p, stage, repeats);
+        if (ev.status != "ok")
+            return ev;
+        return cached(m_cache[key_of(p.commits)]);
+    }
+
+    /// What is known about a state, if anything.
+    const CacheEntry* entry(const Point& p) const {
+        auto it = m_cache.find(key_of(p.commits));
+        return it == m_cache.end() ? nullptr : &it->second;
     }
 
     /// Narrow `points` with the shared sweep planner (core/sweep_plan.hpp): known results are
@@ -277,6 +294,16 @@ private:
                         "contract). The state is kept; fix the test and run again to resume");
         if (m_result.metric.empty())
             m_result.metric = m.metric;
+        if (m_opt.exit_code_mode && e.failure_log.empty() && !m.failure_log.empty()) {
+            for (int c : m.exit_codes)
+                if (core::classify_exit_code(c) == core::ExitVerdict::bad) {
+                    e.failure_code = c;
+                    break;
+                }
+            e.failure_log = one_line(m.failure_log);
+            record("faillog\t" + key + "\t" + std::to_string(e.failure_code) + "\t" +
+                   e.failure_log);
+        }
         ++e.rounds;
         std::string values;
         if (m.status == core::Status::ok) {
@@ -338,6 +365,13 @@ private:
                 e.built = f[2] == "ok";
                 e.build_failed = f[2] != "ok";
                 e.build_reason = f[3];
+            } else if (f.size() == 4 && f[0] == "faillog") {
+                auto& e = m_cache[f[1]];
+                const auto code = util::parse_int(f[2]);
+                if (!code)
+                    throw_usage(where + ": expected an exit status, found '" + f[2] + "'");
+                e.failure_code = static_cast<int>(*code);
+                e.failure_log = f[3];
             } else if (f.size() == 5 && f[0] == "run") {
                 auto& e = m_cache[f[1]];
                 ++e.rounds;
@@ -353,9 +387,10 @@ private:
                     }
                 }
             } else {
-                throw_usage(where +
-                            ": expected a settings, building, build or run record, found '" + line +
-                            "'");
+                throw_usage(
+                    where +
+                    ": expected a settings, building, build, run or faillog record, found '" +
+                    line + "'");
             }
             m_lines.push_back(line);
         }
@@ -527,8 +562,6 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     };
     const auto good_end = engine.measure(distinct.front(), core::Stage::hourly);
     const auto bad_end = engine.measure(distinct.back(), core::Stage::hourly);
-    outs.front().values = good_end.values;
-    outs.back().values = bad_end.values;
     outs.front().reason = good_end.reason;
     outs.back().reason = bad_end.reason;
     outs.front().status = good_end.status == "ok" ? "good" : good_end.status;
@@ -543,15 +576,48 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
                          (bad_end.reason.empty() ? "" : " (" + bad_end.reason + ")");
         return result;
     }
-    auto cmp = core::compare_samples(good_end.values, bad_end.values, k_alpha);
-    if (o.exit_code_mode) { // failure counts: complete separation or Fisher's exact test
-        const auto g = core::count_pass_fail(good_end.values);
-        const auto b = core::count_pass_fail(bad_end.values);
-        cmp.relative_change = b.rate() - g.rate();
-        cmp.p_value = core::fisher_exact_two_sided(g.failed, g.passed, b.failed, b.passed);
-        cmp.significant = (g.failed == 0 && b.passed == 0) || (g.passed == 0 && b.failed == 0) ||
-                          cmp.p_value < k_alpha;
+    auto compare_ends = [&](const std::vector<double>& gv, const std::vector<double>& bv) {
+        auto c = core::compare_samples(gv, bv, k_alpha);
+        if (o.exit_code_mode) { // failure counts: complete separation or Fisher's exact test
+            const auto g = core::count_pass_fail(gv);
+            const auto b = core::count_pass_fail(bv);
+            c.relative_change = b.rate() - g.rate();
+            c.p_value = core::fisher_exact_two_sided(g.failed, g.passed, b.failed, b.passed);
+            c.significant = (g.failed == 0 && b.passed == 0) || (g.passed == 0 && b.failed == 0) ||
+                            c.p_value < k_alpha;
+        }
+        return c;
+    };
+    std::vector<double> good_values = good_end.values, bad_values = bad_end.values;
+    auto cmp = compare_ends(good_values, bad_values);
+    // Exit-code mode: a flaky failure hides easily in a few runs, so undecided window ends double
+    // their runs (up to max_repeats) before the stage may say "no change". The end built last
+    // runs first, so each doubling costs one rebuild.
+    bool bad_first = true;
+    for (int per_end = o.repeats, cap = std::max(o.max_repeats, o.repeats);
+         o.exit_code_mode && !cmp.significant && per_end < cap;) {
+        const int extra = std::min(per_end, cap - per_end);
+        if (ports.progress)
+            ports.progress->line("window ends undecided (good " +
+                                 core::describe_rate(core::count_pass_fail(good_values)) +
+                                 ", bad " + core::describe_rate(core::count_pass_fail(bad_values)) +
+                                 "): " + std::to_string(extra) + " more runs each");
+        const auto& first = bad_first ? distinct.back() : distinct.front();
+        const auto& second = bad_first ? distinct.front() : distinct.back();
+        const auto a = engine.more(first, core::Stage::hourly, extra);
+        if (a.status != "ok")
+            break;
+        const auto b = engine.more(second, core::Stage::hourly, extra);
+        if (b.status != "ok")
+            break;
+        (bad_first ? bad_values : good_values) = a.values;
+        (bad_first ? good_values : bad_values) = b.values;
+        bad_first = !bad_first;
+        per_end += extra;
+        cmp = compare_ends(good_values, bad_values);
     }
+    outs.front().values = good_values;
+    outs.back().values = bad_values;
     if (!cmp.significant) {
         copy_back();
         outs.front().status = outs.back().status = "unknown";
@@ -582,6 +648,22 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     const auto& hp = distinct[hi];
     result.last_good = core::WindowEnd{lp.time, lp.commits};
     result.first_bad = core::WindowEnd{hp.time, hp.commits};
+    // Exit-code mode: the runs of both sides and the bad side's first failing log, for the report.
+    auto note_failures = [&](const Point& good, const Point& bad) {
+        if (!o.exit_code_mode)
+            return;
+        result.failure_rates = true;
+        const auto* g = engine.entry(good);
+        const auto* b = engine.entry(bad);
+        result.good_runs = g ? core::count_pass_fail(g->values) : core::PassFail{};
+        result.bad_runs = b ? core::count_pass_fail(b->values) : core::PassFail{};
+        result.first_bad_log.reset();
+        if (b && ports.files)
+            result.first_bad_log =
+                failure_log_at(util::format_iso8601(bad.time) + " " + describe(bad.commits),
+                               b->failure_log, b->failure_code, *ports.files, o.secrets);
+    };
+    note_failures(lp, hp);
     for (std::size_t r = 0; r < repos.size(); ++r) {
         const auto& name = repos[r]->name();
         const auto& a = lp.commits.at(name);
@@ -641,6 +723,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         return result;
     }
     const auto& step = steps[thi - 1];
+    note_failures(tl[tlo], tl[thi]);
     result.culprit = core::Culprit{step.repo, step.commit, ""};
     if (result.changed_repos.size() > 1) {
         std::vector<std::string> others;

@@ -37,6 +37,7 @@ struct HourlyOptions {
     bool any_parent = false;
     std::string strategy = "adaptive"; ///< sequential | adaptive
     int repeats = 3;
+    int max_repeats = 12;     ///< exit-code mode: undecided window ends double repeats up to this
     std::string state_dir;    ///< resumable state ("" = none)
     std::string settings_key; ///< build/test commands etc.; a state dir must match it
     int max_builds = 0;       ///< 0 = unlimited
@@ -46,6 +47,7 @@ struct HourlyOptions {
     /// exit-code mode: values are failure indicators, compared with Fisher's exact test; an exit
     /// status >= 128 aborts the stage (the state stays resumable).
     bool exit_code_mode = false;
+    std::vector<std::string> secrets; ///< values masked in log excerpts (exit-code mode)
 };
 
 /// The side effects the stage uses.

@@ -103,9 +103,12 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             probe = a.make_runner(pc);
         }
     };
+    const std::vector<std::string> secrets =
+        a.secret_values ? a.secret_values() : std::vector<std::string>{};
     auto daily_options = [&](const std::string& from, const std::string& to,
                              const std::string& name) {
         DailyOptions d = o.daily;
+        d.secrets = secrets;
         d.from = from;
         d.to = to;
         d.benchmark = o.daily_runner.benchmark;
@@ -136,6 +139,10 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     dr.benchmark = o.daily_runner.benchmark;
     dr.metric = o.daily_runner.metric;
     dr.direction = o.daily_runner.direction;
+    if (o.daily_runner.exit_code_mode) { // the runner records failure indicators as "failed"
+        dr.metric = "failed";
+        dr.direction = core::Direction::lower_is_better;
+    }
     dr.options.threshold = o.threshold;
     res.detect = run_detect(dr, a);
     for (const auto& w : res.detect.warnings)
@@ -238,6 +245,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             auto good = point_commits(dref, b->last_before);
             auto bad = point_commits(dref, b->first_after);
             HourlyOptions h = o.hourly_options;
+            h.secrets = secrets;
             bool have_all = true;
             for (const auto& r : h.repos) {
                 if (!good.count(r.name) || !bad.count(r.name)) {

@@ -29,26 +29,13 @@ struct DailyFlags {
     std::vector<std::string> env;
 };
 
-// Exit-code mode: the log of the first failing run of the first bad nightly, as an excerpt.
-void print_first_bad_log(const core::DailyResult& r, ports::Adapters& a) {
-    for (const auto& b : r.sweep.boundaries) {
-        if (b.kind != core::BoundaryKind::regression)
-            continue;
-        const auto& ms = r.measurements.at(b.first_after);
-        for (const auto& m : ms) {
-            bool failed = false;
-            for (int c : m.exit_codes)
-                failed = failed || core::classify_exit_code(c) == core::ExitVerdict::bad;
-            if (!failed || m.log.empty() || !a.files->exists(m.log))
-                continue;
-            const auto excerpt = report::log_excerpt(a.files->read_text(m.log),
-                                                     a.secret_values ? a.secret_values()
-                                                                     : std::vector<std::string>{});
-            std::printf("\nFirst bad nightly %s, last lines of %s:\n%s", m.label.c_str(),
-                        m.log.c_str(), report::prefix_lines(excerpt, "  | ").c_str());
-            return;
-        }
-    }
+// Exit-code mode: the first failing run of each regression's first bad nightly, as an excerpt
+// whose lines cannot start a workflow command.
+void print_failure_logs(const core::DailyResult& r) {
+    for (const auto& f : r.failure_logs)
+        write_inert("\nFirst bad nightly " + f.point + ", " +
+                    core::describe_exit_status(f.exit_code) + ", last lines of " + f.log + ":\n" +
+                    report::prefix_lines(f.excerpt, "  | "));
 }
 
 void execute(DailyFlags& f, Context& ctx) {
@@ -104,6 +91,8 @@ void execute(DailyFlags& f, Context& ctx) {
     }
     o.state_dir = f.state;
     o.rerun = f.rerun;
+    if (a.secret_values)
+        o.secrets = a.secret_values();
     o.identity = "from=" + f.from + "\nto=" + f.to + "\nimage=" + cfg.image +
                  "\nruntime=" + cfg.runtime + "\ntest=" + cfg.test_command +
                  "\nbenchmark=" + cfg.benchmark + "\nmetric=" + cfg.metric +
@@ -144,8 +133,7 @@ void execute(DailyFlags& f, Context& ctx) {
         write_json(a.daily_json(r));
     } else {
         write_inert(report::render_daily(r));
-        if (cfg.exit_code_mode)
-            print_first_bad_log(r, a);
+        print_failure_logs(r);
     }
     std::fflush(stdout);
     bool undecided = !r.sweep.complete;

@@ -5,6 +5,7 @@
 #include "cli/output.hpp"
 #include "core/exit_code.hpp"
 #include "core/stats.hpp"
+#include "report/log_excerpt.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -34,6 +35,8 @@ struct HourlyFlags {
     std::string image;
     std::string strategy = "adaptive";
     int repeats = 3;
+    int max_repeats = 12;
+    std::string env_probe = "default";
     std::string state_dir;
     int max_builds = 0;
     std::string max_time;
@@ -109,6 +112,13 @@ void print_text(const core::HourlyResult& r) {
                             c.subject.c_str());
         }
     }
+    if (r.failure_rates && r.last_good && r.first_bad)
+        print_inert("\n%s\n", core::describe_failure_change(r.good_runs, r.bad_runs).c_str());
+    if (r.first_bad_log)
+        write_inert("\nFirst bad state " + r.first_bad_log->point + ", " +
+                    core::describe_exit_status(r.first_bad_log->exit_code) + ", last lines of " +
+                    r.first_bad_log->log + ":\n" +
+                    report::prefix_lines(r.first_bad_log->excerpt, "  | "));
     if (r.culprit)
         print_inert("\nculprit: %s %s  %s\n  %s\n", r.culprit->repo.c_str(),
                     r.culprit->commit.sha.c_str(), r.culprit->commit.subject.c_str(),
@@ -174,6 +184,7 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
     o.any_parent = f.any_parent;
     o.strategy = f.strategy;
     o.repeats = f.repeats;
+    o.max_repeats = std::max(f.max_repeats, f.repeats);
     o.state_dir = f.state_dir;
     o.max_builds = f.max_builds;
     if (!f.max_time.empty()) {
@@ -192,6 +203,8 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
     o.exit_code_mode = *mode == core::RunMode::exit_code;
     if (o.exit_code_mode)
         o.settings_key += " mode=exit-code";
+    if (ctx.adapters.secret_values)
+        o.secrets = ctx.adapters.secret_values();
 
     auto& a = ctx.adapters;
     app::HourlyPorts ports;
@@ -219,6 +232,7 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
         rc.exit_code_mode = o.exit_code_mode;
         rc.timeout_s = f.timeout;
         rc.logs_dir = f.logs_dir;
+        rc.env_probe = f.env_probe;
         if (rc.kept_container)
             for (const auto& r : o.repos)
                 rc.mounts.push_back(r.path + ":" + r.path);
@@ -264,6 +278,13 @@ void add_hourly(CLI::App& app, Context& ctx) {
     cmd->add_option("--image", f->image, "image of the last good environment (docker/podman)");
     cmd->add_option("--strategy", f->strategy, "adaptive (bisect, default) | sequential");
     cmd->add_option("--repeats", f->repeats, "test runs per state (default 3)");
+    cmd->add_option("--max-repeats", f->max_repeats,
+                    "exit-code mode: undecided window ends double their runs up to this")
+        ->capture_default_str();
+    cmd->add_option("--env-probe", f->env_probe,
+                    "environment fingerprint of the image: default | none | a command printing "
+                    "KEY=VALUE lines")
+        ->capture_default_str();
     cmd->add_option("--state", f->state_dir, "state dir: resume without redoing builds or runs");
     cmd->add_option("--max-builds", f->max_builds, "stop after this many builds (0 = no limit)");
     cmd->add_option("--max-time", f->max_time, "stop after this long (e.g. 6h)");

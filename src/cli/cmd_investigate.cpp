@@ -95,6 +95,7 @@ void execute(InvestigateFlags& f, Context& ctx) {
                     "': expected adaptive or sequential");
     o.hourly_options.strategy = f.hourly_strategy;
     o.hourly_options.repeats = f.hourly_repeats > 0 ? f.hourly_repeats : o.daily.sweep.repeats;
+    o.hourly_options.max_repeats = std::max(o.daily.sweep.max_repeats, o.hourly_options.repeats);
     o.hourly_options.direction = *dir;
     auto& h = o.hourly_runner;
     const std::string build = h.build_command; // --build binds here; keep it over the copy

@@ -1,6 +1,7 @@
 #pragma once
 // The result of the daily stage (`perfsweep daily`), shared by the JSON writer and the report.
 
+#include "core/exit_code.hpp"
 #include "core/model.hpp"
 #include "core/sweep_plan.hpp"
 
@@ -22,6 +23,8 @@ struct DailyResult {
     std::vector<std::vector<Measurement>> measurements; ///< per candidate, in run order
     long resumed_runs = 0;                              ///< runs read back from the state dir
     std::vector<std::string> warnings;                  ///< history problems, ...
+    /// Exit-code mode: the first failing run of each regression's first bad nightly.
+    std::vector<FailureLog> failure_logs;
 };
 
 } // namespace perfsweep::core

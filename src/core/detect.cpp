@@ -1,6 +1,7 @@
 #include "core/detect.hpp"
 
 #include "core/changepoint.hpp"
+#include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "util/exit_codes.hpp"
 #include "util/strings.hpp"
@@ -252,6 +253,126 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
                        percent(rel) + " from the level " + number(last.level) +
                        "; one point cannot tell an outlier from a new level: measure it again "
                        "or wait for the next point";
+        }
+    }
+    return r;
+}
+
+bool is_exit_code_series(const std::vector<Measurement>& series) {
+    bool any = false;
+    for (const auto& m : series) {
+        if (!m.exit_codes.empty())
+            any = true;
+        else if (m.status == Status::ok && !m.values.empty())
+            return false;
+    }
+    return any;
+}
+
+DetectResult detect_failures(const std::vector<Measurement>& series, const DetectOptions& options) {
+    DetectResult r;
+    r.threshold = options.threshold;
+    r.failure_rates = true;
+    if (!series.empty()) {
+        r.benchmark = series.front().benchmark;
+        r.metric = series.front().metric;
+        r.unit = series.front().unit;
+    }
+    r.direction = Direction::lower_is_better; // more failures is worse
+    std::vector<Point> points = pool_by_label(series);
+    order_points(points);
+    std::vector<std::string> labels;
+    std::vector<PassFail> counts;
+    for (const auto& p : points) {
+        if (p.values.empty()) {
+            r.failed.push_back({p.label, p.failure});
+            continue;
+        }
+        labels.push_back(p.label);
+        counts.push_back(count_pass_fail(p.values));
+    }
+    const std::size_t n = counts.size();
+    r.points = n;
+    if (n < options.min_points) {
+        r.verdict = Verdict::inconclusive;
+        r.reason = "only " + std::to_string(n) + " usable point" + (n == 1 ? "" : "s") +
+                   "; at least " + std::to_string(options.min_points) + " are needed";
+        return r;
+    }
+    auto pool = [&](std::size_t from, std::size_t to) { // points [from, to)
+        PassFail pf;
+        for (std::size_t i = from; i < to; ++i) {
+            pf.passed += counts[i].passed;
+            pf.failed += counts[i].failed;
+        }
+        return pf;
+    };
+    // Segment bounds: 0, each first point of a new level, n.
+    std::vector<std::size_t> bounds{0};
+    for (std::size_t k : segment_failure_counts(counts, options.alpha, 2))
+        bounds.push_back(k + 1);
+    bounds.push_back(n);
+    // Merge the smallest change of rate until every one left reaches the threshold.
+    for (;;) {
+        std::size_t worst = 0;
+        double worst_diff = options.threshold;
+        for (std::size_t j = 1; j + 1 < bounds.size(); ++j) {
+            const double d = std::fabs(pool(bounds[j], bounds[j + 1]).rate() -
+                                       pool(bounds[j - 1], bounds[j]).rate());
+            if (d < worst_diff) {
+                worst = j;
+                worst_diff = d;
+            }
+        }
+        if (worst == 0)
+            break;
+        bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(worst));
+    }
+    std::vector<PassFail> seg;
+    for (std::size_t j = 0; j + 1 < bounds.size(); ++j) {
+        seg.push_back(pool(bounds[j], bounds[j + 1]));
+        r.segments.push_back({labels[bounds[j]], labels[bounds[j + 1] - 1],
+                              bounds[j + 1] - bounds[j], seg.back().rate()});
+    }
+    for (std::size_t j = 1; j < seg.size(); ++j) {
+        ChangePoint cp;
+        cp.index = bounds[j];
+        cp.last_before = labels[bounds[j] - 1];
+        cp.first_after = labels[bounds[j]];
+        cp.old_level = seg[j - 1].rate();
+        cp.new_level = seg[j].rate();
+        cp.relative_change = cp.new_level - cp.old_level;
+        cp.p_value = fisher_exact_two_sided(seg[j - 1].failed, seg[j - 1].passed, seg[j].failed,
+                                            seg[j].passed);
+        cp.kind = cp.new_level > cp.old_level ? ChangeKind::regression : ChangeKind::improvement;
+        r.change_points.push_back(cp);
+    }
+    auto p_text = [](double p) {
+        return p < 1e-6 ? std::string("p < 1e-6") : "p = " + util::format_fixed(p, 6);
+    };
+    if (!r.change_points.empty()) {
+        const ChangePoint& cp = r.change_points.back();
+        const std::size_t j = seg.size() - 1;
+        r.verdict = cp.kind == ChangeKind::regression ? Verdict::regression : Verdict::improvement;
+        r.reason = describe_failure_change(seg[j - 1], seg[j]) + " since " + cp.first_after +
+                   " (last before: " + cp.last_before + ", " + p_text(cp.p_value) + ")";
+    } else {
+        const PassFail all = seg.back();
+        r.verdict = Verdict::no_regression;
+        r.reason = "no change of the failure rate of at least " +
+                   util::format_fixed(100 * options.threshold, 0) + " points over " +
+                   std::to_string(n) + " points (" + describe_rate(all) + ")";
+    }
+    // A newest point that fails, with too few runs to be a level of its own, is not silence.
+    if (r.verdict != Verdict::regression && n >= 2 && bounds[bounds.size() - 2] < n - 1) {
+        const PassFail rest = pool(bounds[bounds.size() - 2], n - 1), last = counts[n - 1];
+        if (last.rate() - rest.rate() >= options.threshold && last.failed > 0) {
+            r.verdict = Verdict::inconclusive;
+            r.reason = "the latest point " + labels[n - 1] + " " + describe_rate(last) +
+                       " while the " + std::to_string(n - 1 - bounds[bounds.size() - 2]) +
+                       " points before it " + describe_rate(rest) +
+                       "; too few runs to tell a flaky failure from a new level: measure it "
+                       "again or wait for the next point";
         }
     }
     return r;

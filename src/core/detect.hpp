@@ -69,12 +69,27 @@ struct DetectResult {
     std::vector<ChangePoint> change_points;
     std::vector<Segment> segments;
     std::vector<FailedPoint> failed;
+    /// Exit-code series: levels are failure rates (0..1) and `relative_change` is their
+    /// difference; `detect_failures` sets it.
+    bool failure_rates = false;
 };
 
 /// Detect change points over `series` (all one benchmark and metric, in time order; repeats of
 /// one label may be separate measurements and are pooled) and decide the verdict. Measurements
 /// whose status is not ok or that have no values are listed in `failed`. Deterministic.
 DetectResult detect(const std::vector<Measurement>& series, const DetectOptions& options = {});
+
+/// Whether `series` holds exit-code measurements (`--mode exit-code`): some carry exit statuses
+/// and every one with values does, so its values are failure indicators (core/exit_code).
+bool is_exit_code_series(const std::vector<Measurement>& series);
+
+/// Detect changes of the failure rate over an exit-code series (values are failure indicators):
+/// binary segmentation of the points' pass/fail counts (core::segment_failure_counts) with
+/// Fisher's exact test at `options.alpha`, or complete separation with at least two runs on each
+/// side; changes of the rate smaller than `options.threshold` (absolute) are merged. A newest
+/// point that fails without enough runs to be a new level makes the verdict inconclusive.
+DetectResult detect_failures(const std::vector<Measurement>& series,
+                             const DetectOptions& options = {});
 
 /// "regression" / "improvement".
 std::string_view to_string(ChangeKind k);

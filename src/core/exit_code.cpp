@@ -1,7 +1,12 @@
 #include "core/exit_code.hpp"
 
+#include "core/stats.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <utility>
 
 namespace perfsweep::core {
 
@@ -78,6 +83,78 @@ PassFail count_pass_fail(const std::vector<double>& indicators) {
 std::string describe_rate(const PassFail& p) {
     return "failed " + std::to_string(p.failed) + " of " + std::to_string(p.total()) + " runs (" +
            percent(p.rate()) + ")";
+}
+
+std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& points, double alpha,
+                                                long min_separated_runs) {
+    // Prefix sums make each candidate split O(1).
+    std::vector<PassFail> prefix(points.size() + 1);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        prefix[i + 1].passed = prefix[i].passed + points[i].passed;
+        prefix[i + 1].failed = prefix[i].failed + points[i].failed;
+    }
+    auto pool = [&](std::size_t from, std::size_t to) { // points [from, to]
+        PassFail pf;
+        pf.passed = prefix[to + 1].passed - prefix[from].passed;
+        pf.failed = prefix[to + 1].failed - prefix[from].failed;
+        return pf;
+    };
+    auto log_lik = [](const PassFail& pf) {
+        const double n = static_cast<double>(pf.total());
+        double ll = 0;
+        if (pf.failed > 0)
+            ll += static_cast<double>(pf.failed) * std::log(static_cast<double>(pf.failed) / n);
+        if (pf.passed > 0)
+            ll += static_cast<double>(pf.passed) * std::log(static_cast<double>(pf.passed) / n);
+        return ll;
+    };
+    std::vector<std::pair<std::size_t, std::size_t>> todo;
+    if (points.size() >= 2)
+        todo.emplace_back(0, points.size() - 1);
+    std::vector<std::size_t> splits;
+    while (!todo.empty()) {
+        const auto [lo, hi] = todo.back();
+        todo.pop_back();
+        if (hi <= lo)
+            continue;
+        std::size_t best = lo;
+        double best_llr = -std::numeric_limits<double>::infinity();
+        for (std::size_t k = lo; k < hi; ++k) {
+            const double llr = log_lik(pool(lo, k)) + log_lik(pool(k + 1, hi));
+            if (llr > best_llr + 1e-12) {
+                best_llr = llr;
+                best = k;
+            }
+        }
+        const PassFail l = pool(lo, best), r = pool(best + 1, hi);
+        const bool separated =
+            ((l.failed == 0 && r.passed == 0) || (l.passed == 0 && r.failed == 0)) &&
+            l.total() >= min_separated_runs && r.total() >= min_separated_runs;
+        const double p = fisher_exact_two_sided(l.failed, l.passed, r.failed, r.passed);
+        if (!(separated || p < alpha))
+            continue;
+        splits.push_back(best);
+        todo.emplace_back(lo, best);
+        todo.emplace_back(best + 1, hi);
+    }
+    std::sort(splits.begin(), splits.end());
+    return splits;
+}
+
+std::string describe_exit_status(int code) {
+    if (code >= 0)
+        return "exit status " + std::to_string(code);
+    const int sig = -code;
+    const char* name = sig == 4    ? "SIGILL"
+                       : sig == 6  ? "SIGABRT"
+                       : sig == 7  ? "SIGBUS"
+                       : sig == 8  ? "SIGFPE"
+                       : sig == 9  ? "SIGKILL"
+                       : sig == 11 ? "SIGSEGV"
+                       : sig == 15 ? "SIGTERM"
+                                   : nullptr;
+    return "killed by signal " + std::to_string(sig) +
+           (name ? std::string(" (") + name + ")" : std::string());
 }
 
 std::string describe_failure_change(const PassFail& before, const PassFail& after) {

@@ -66,6 +66,25 @@ PassFail count_pass_fail(const std::vector<double>& indicators);
 /// "failed 3 of 10 runs (30 %)".
 std::string describe_rate(const PassFail& p);
 
+/// Where a sequence of points' failure counts changes level: binary segmentation. A segment
+/// splits at the position of largest binomial likelihood when the two parts differ by Fisher's
+/// exact test below `alpha`, or are completely separated (every run of one part passed, every run
+/// of the other failed) with at least `min_separated_runs` runs on each side; both parts recurse.
+/// Returns the sorted positions k of the splits (a change between points k and k + 1).
+std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& points, double alpha,
+                                                long min_separated_runs = 1);
+
+/// A failing run's log, cut for a report (exit-code mode).
+struct FailureLog {
+    std::string point;   ///< the point's label (a nightly date or a source state's time)
+    std::string log;     ///< path of the log file
+    int exit_code = 0;   ///< the run's exit status (-N: killed by signal N)
+    std::string excerpt; ///< its last lines: ANSI stripped, secrets masked (report/log_excerpt)
+};
+
+/// "exit status 1", "killed by signal 11 (SIGSEGV)", ...
+std::string describe_exit_status(int code);
+
 /// One line for a change of failure rate from `before` to `after`: "started failing (0/3 runs
 /// failed → 3/3)", "failure rate rose from 0 % (0/10) to 30 % (3/10)", "stopped failing ...",
 /// or "failure rate fell ...".

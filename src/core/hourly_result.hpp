@@ -1,6 +1,7 @@
 #pragma once
 // Result of the hourly and commit stages (pure data), rendered by the JSON writer and the report.
 
+#include "core/exit_code.hpp"
 #include "core/source_states.hpp"
 #include "util/time.hpp"
 
@@ -62,6 +63,12 @@ struct HourlyResult {
         candidates;                                  ///< repo → main-line commits in window
     std::map<std::string, std::string> compare_urls; ///< repo → GitHub compare URL
     std::optional<Culprit> culprit;
+    /// Exit-code mode: every run of the last good and first bad state (of the culprit step, when
+    /// found), and the first failing run's log of that bad state.
+    bool failure_rates = false;
+    PassFail good_runs;
+    PassFail bad_runs;
+    std::optional<FailureLog> first_bad_log;
     int builds = 0; ///< builds run by this invocation
     int runs = 0;   ///< test runs (point measurements) by this invocation
     bool budget_exhausted = false;

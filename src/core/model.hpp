@@ -45,7 +45,8 @@ struct Measurement {
     std::string reason; ///< why it is not ok (empty when ok)
     std::string log;    ///< path of the run's log file, if any
     std::vector<int>
-        exit_codes; ///< exit-code mode: each run's exit status (-N: killed by signal N)
+        exit_codes;          ///< exit-code mode: each run's exit status (-N: killed by signal N)
+    std::string failure_log; ///< exit-code mode: the log of the first run that failed, if any
 };
 
 /// "higher" / "lower".

@@ -2,6 +2,7 @@
 // The report input model: what a rendered report shows, independent of which stage produced it
 // (detect, daily, hourly, or a whole investigation). Pure data; filled by a JSON adapter.
 
+#include "core/exit_code.hpp"
 #include "core/model.hpp"
 
 #include <map>
@@ -22,12 +23,14 @@ struct ReportPoint {
 
 /// A level shift: a detect change point or a daily boundary.
 struct ReportShift {
-    std::string last_before;    ///< last label at the old level
-    std::string first_after;    ///< first label at the new level
-    double old_value = 0;       ///< old level
-    double new_value = 0;       ///< new level
-    double relative_change = 0; ///< (new - old) / |old|
-    std::string kind;           ///< "regression" or "improvement"
+    std::string last_before;             ///< last label at the old level
+    std::string first_after;             ///< first label at the new level
+    double old_value = 0;                ///< old level
+    double new_value = 0;                ///< new level
+    double relative_change = 0;          ///< (new - old) / |old|
+    std::string kind;                    ///< "regression" or "improvement"
+    std::optional<PassFail> runs_before; ///< exit-code mode: every run of the level before
+    std::optional<PassFail> runs_after;  ///< exit-code mode: every run of the level after
 };
 
 /// A source state of the hourly stage: a time and the commit of each repo.
@@ -84,6 +87,17 @@ struct ReportAttribution {
 struct ReportWindow {
     ReportState last_good;
     ReportState first_bad;
+    std::optional<PassFail> good_runs; ///< exit-code mode: every run of the last good state
+    std::optional<PassFail> bad_runs;  ///< exit-code mode: every run of the first bad state
+};
+
+/// Exit-code mode: the first failing run of a first bad build.
+struct ReportFailureLog {
+    std::string stage;   ///< "daily" (a nightly) or "hourly" (a source state)
+    std::string point;   ///< the nightly's date or the state's time and commits
+    std::string log;     ///< log file path
+    std::string status;  ///< e.g. "exit status 1", "killed by signal 11 (SIGSEGV)"
+    std::string excerpt; ///< last lines, ANSI stripped, secrets masked
 };
 
 /// Resources spent.
@@ -100,18 +114,21 @@ struct ReportInput {
     std::string metric;    ///< e.g. "MLUPS"
     std::string unit;      ///< may be empty
     Direction direction = Direction::higher_is_better;
-    std::string verdict;                    ///< the stage's own verdict word, if any
-    std::vector<ReportShift> change_points; ///< detect
-    std::vector<ReportPoint> series;        ///< detect series, when given
-    std::vector<ReportPoint> daily_points;  ///< daily
-    std::vector<ReportShift> boundaries;    ///< daily
-    std::vector<ReportState> hourly_states; ///< hourly
-    std::optional<ReportWindow> window;     ///< hourly
+    std::string verdict;        ///< the stage's own verdict word, if any
+    bool failure_rates = false; ///< exit-code mode: values are failure indicators (1 = failed)
+    std::vector<ReportShift> change_points;                      ///< detect
+    std::vector<ReportPoint> series;                             ///< detect series, when given
+    std::vector<ReportPoint> daily_points;                       ///< daily
+    std::vector<ReportShift> boundaries;                         ///< daily
+    std::vector<ReportState> hourly_states;                      ///< hourly
+    std::optional<ReportWindow> window;                          ///< hourly
     std::map<std::string, std::vector<ReportCommit>> candidates; ///< repo → commits
     std::map<std::string, std::string> repo_urls;                ///< repo → https URL (for links)
     std::optional<ReportCulprit> culprit;
     /// Per daily boundary, when recorded: what explains it (sources, environment, both).
     std::vector<ReportAttribution> attributions;
+    /// Exit-code mode: the first failing run's log of each first bad build (daily, hourly).
+    std::vector<ReportFailureLog> failure_logs;
     std::vector<ReportPoint> skipped;          ///< failed/skipped points reported by any stage
     std::map<std::string, std::string> runner; ///< runner fingerprint
     ReportBudget budget;

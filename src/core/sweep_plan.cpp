@@ -425,53 +425,11 @@ std::vector<SweepRequest> SweepPlan::proposals() const {
 // (git bisect semantics) or differ by Fisher's exact test at alpha / 10; both parts recurse.
 std::vector<Boundary> SweepPlan::pass_fail_boundaries(const std::vector<std::size_t>& ok) const {
     std::vector<Boundary> out;
-    auto pool = [&](std::size_t from, std::size_t to) { // ok positions [from, to]
-        PassFail pf;
-        for (std::size_t k = from; k <= to; ++k) {
-            const auto c = count_pass_fail(m_points[ok[k]].values);
-            pf.passed += c.passed;
-            pf.failed += c.failed;
-        }
-        return pf;
-    };
-    auto log_lik = [](const PassFail& pf) {
-        const double n = static_cast<double>(pf.total());
-        double ll = 0;
-        if (pf.failed > 0)
-            ll += static_cast<double>(pf.failed) * std::log(static_cast<double>(pf.failed) / n);
-        if (pf.passed > 0)
-            ll += static_cast<double>(pf.passed) * std::log(static_cast<double>(pf.passed) / n);
-        return ll;
-    };
-    std::vector<std::pair<std::size_t, std::size_t>> todo;
-    if (ok.size() >= 2)
-        todo.emplace_back(0, ok.size() - 1);
-    std::vector<std::size_t> splits; // position k: a boundary between ok[k] and ok[k + 1]
-    while (!todo.empty()) {
-        const auto [lo, hi] = todo.back();
-        todo.pop_back();
-        if (hi <= lo)
-            continue;
-        std::size_t best = lo;
-        double best_llr = -std::numeric_limits<double>::infinity();
-        for (std::size_t k = lo; k < hi; ++k) {
-            const double llr = log_lik(pool(lo, k)) + log_lik(pool(k + 1, hi));
-            if (llr > best_llr + 1e-12) {
-                best_llr = llr;
-                best = k;
-            }
-        }
-        const PassFail l = pool(lo, best), rt = pool(best + 1, hi);
-        const bool separated =
-            (l.failed == 0 && rt.passed == 0) || (l.passed == 0 && rt.failed == 0);
-        const double p = fisher_exact_two_sided(l.failed, l.passed, rt.failed, rt.passed);
-        if (!(separated || p < m_options.alpha / 10))
-            continue;
-        splits.push_back(best);
-        todo.emplace_back(lo, best);
-        todo.emplace_back(best + 1, hi);
-    }
-    std::sort(splits.begin(), splits.end());
+    std::vector<PassFail> counts;
+    counts.reserve(ok.size());
+    for (std::size_t i : ok)
+        counts.push_back(count_pass_fail(m_points[i].values));
+    const auto splits = segment_failure_counts(counts, m_options.alpha / 10);
     for (std::size_t k : splits) {
         Boundary bd;
         bd.last_before = ok[k];
@@ -542,14 +500,16 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
     // outlying date). A decided boundary whose levels differ by less than min_change/2 was an
     // outlier, not a change of level: drop it (smallest first) and recompute the neighbours.
     const bool pass_fail = m_options.comparison == ComparisonKind::pass_fail;
+    auto seg_runs = [&](std::size_t from, std::size_t to) { // every run of the segment
+        std::vector<double> all;
+        for (std::size_t i : ok)
+            if (i >= from && i <= to)
+                all.insert(all.end(), m_points[i].values.begin(), m_points[i].values.end());
+        return count_pass_fail(all);
+    };
     auto seg_level = [&](std::size_t from, std::size_t to) { // ok points with index in [from, to]
-        if (pass_fail) { // the failure rate of every run of the segment
-            std::vector<double> all;
-            for (std::size_t i : ok)
-                if (i >= from && i <= to)
-                    all.insert(all.end(), m_points[i].values.begin(), m_points[i].values.end());
-            return count_pass_fail(all).rate();
-        }
+        if (pass_fail) // the failure rate of every run of the segment
+            return seg_runs(from, to).rate();
         std::vector<double> meds;
         for (std::size_t i : ok)
             if (i >= from && i <= to)
@@ -565,9 +525,11 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
                 k + 1 < r.boundaries.size() ? r.boundaries[k + 1].last_before : m_points.size() - 1;
             bd.old_level = seg_level(lo, bd.last_before);
             bd.new_level = seg_level(bd.first_after, hi);
-            if (pass_fail)
+            if (pass_fail) {
+                bd.runs_before = seg_runs(lo, bd.last_before);
+                bd.runs_after = seg_runs(bd.first_after, hi);
                 bd.relative_change = bd.new_level - bd.old_level; // difference of failure rates
-            else if (bd.old_level != 0)
+            } else if (bd.old_level != 0)
                 bd.relative_change = (bd.new_level - bd.old_level) / std::fabs(bd.old_level);
             if (bd.kind == BoundaryKind::unknown)
                 continue;

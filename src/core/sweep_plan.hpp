@@ -5,6 +5,7 @@
 // indices 0..n-1 with labels. Used as a state machine: loop { reqs = next(); if empty: stop;
 // measure reqs; observe(...) each } then result().
 
+#include "core/exit_code.hpp"
 #include "core/model.hpp"
 
 #include <cstddef>
@@ -93,6 +94,8 @@ struct Boundary {
     double relative_change = 0;       ///< (new - old) / |old|
     double p_value = 1;               ///< test of the two adjacent points
     BoundaryKind kind = BoundaryKind::unknown; ///< regression/improvement; unknown = undecided
+    PassFail runs_before; ///< pass/fail comparison: every run of the segment before
+    PassFail runs_after;  ///< pass/fail comparison: every run of the segment after
 };
 
 /// Everything the sweep knows, complete or not.

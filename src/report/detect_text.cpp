@@ -33,16 +33,29 @@ std::string render_detect_text(const core::DetectResult& r) {
            (r.unit.empty() ? "" : ", unit " + r.unit) +
            "): " + std::string(core::to_string(r.verdict)) + "\n";
     out += "  " + r.reason + "\n";
-    out += "  " + std::to_string(r.points) + " points, noise " + num(r.noise) + " (" +
-           util::format_fixed(100 * r.relative_noise, 3) + "%), threshold " +
-           util::format_fixed(100 * r.threshold, 2) + "%\n";
+    if (r.failure_rates)
+        out += "  " + std::to_string(r.points) +
+               " points, levels are failure rates (exit-code mode), threshold " +
+               util::format_fixed(100 * r.threshold, 2) + " points\n";
+    else
+        out += "  " + std::to_string(r.points) + " points, noise " + num(r.noise) + " (" +
+               util::format_fixed(100 * r.relative_noise, 3) + "%), threshold " +
+               util::format_fixed(100 * r.threshold, 2) + "%\n";
+    // Exit-code mode: levels are failure rates, changes their difference in points.
+    auto level = [&](double v) {
+        return r.failure_rates ? util::format_fixed(100 * v, 1) + "%" : num(v);
+    };
+    auto change = [&](double d) {
+        return r.failure_rates ? (d >= 0 ? "+" : "") + util::format_fixed(100 * d, 1) + " pt"
+                               : pct(d);
+    };
     if (!r.change_points.empty()) {
         TextTable t;
         t.header = {"last before", "first after", "old", "new", "change", "p-value", "kind"};
         t.right_align = {false, false, true, true, true, true, false};
         for (const auto& c : r.change_points)
-            t.rows.push_back({c.last_before, c.first_after, num(c.old_level), num(c.new_level),
-                              pct(c.relative_change), pval(c.p_value),
+            t.rows.push_back({c.last_before, c.first_after, level(c.old_level), level(c.new_level),
+                              change(c.relative_change), pval(c.p_value),
                               std::string(core::to_string(c.kind))});
         out += "\nChange points:\n" + render_text(t);
     } else {
@@ -53,7 +66,8 @@ std::string render_detect_text(const core::DetectResult& r) {
         t.header = {"from", "to", "points", "level"};
         t.right_align = {false, false, true, true};
         for (const auto& s : r.segments)
-            t.rows.push_back({s.first_label, s.last_label, std::to_string(s.points), num(s.level)});
+            t.rows.push_back(
+                {s.first_label, s.last_label, std::to_string(s.points), level(s.level)});
         out += "\nLevels:\n" + render_text(t);
     }
     if (!r.outliers.empty())

@@ -1,6 +1,8 @@
 #include "report/markdown.hpp"
 
+#include "core/exit_code.hpp"
 #include "core/stats.hpp"
+#include "report/log_excerpt.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -109,16 +111,74 @@ const core::ReportAttribution* primary_attribution(const core::ReportInput& in) 
     return nullptr;
 }
 
-std::string spread_cell(const std::vector<double>& v) {
-    if (v.size() < 2)
+std::string rate_pct(double rate) {
+    return util::format_fixed(rate * 100.0, 0) + " %";
+}
+
+/// Exit-code mode: "3/10 (30 %)" failed runs of a sample of failure indicators.
+std::string failed_runs_cell(const std::vector<double>& v) {
+    if (v.empty())
+        return "–";
+    const auto p = core::count_pass_fail(v);
+    return std::to_string(p.failed) + "/" + std::to_string(p.total()) + " (" + rate_pct(p.rate()) +
+           ")";
+}
+
+std::string spread_cell(const core::ReportInput& in, const std::vector<double>& v) {
+    if (v.size() < 2 || in.failure_rates)
         return "–";
     return fmt_num(core::summarize(v).stddev);
 }
 
-std::string value_cell(const std::vector<double>& v) {
+std::string value_cell(const core::ReportInput& in, const std::vector<double>& v) {
+    if (in.failure_rates)
+        return failed_runs_cell(v);
     if (v.empty())
         return "–";
     return fmt_num(core::median(v));
+}
+
+/// The value column's heading: the metric, or failed runs in exit-code mode.
+std::string value_heading(const core::ReportInput& in) {
+    if (in.failure_rates)
+        return "failed runs";
+    return in.metric.empty() ? "value" : escape_markdown(in.metric);
+}
+
+/// A point's charted value: the median, or the failure rate in % in exit-code mode.
+double chart_value(const core::ReportInput& in, const std::vector<double>& v) {
+    return in.failure_rates ? 100.0 * core::count_pass_fail(v).rate() : core::median(v);
+}
+
+/// "started failing (0/6 runs failed before, 3/3 after)" / "failure rate rose from 0 % (0/9) to
+/// 33 % (4/12)"; from the levels alone when the run counts are not recorded.
+std::string failure_phrase(const std::optional<core::PassFail>& before,
+                           const std::optional<core::PassFail>& after, double old_rate,
+                           double new_rate) {
+    if (before && after)
+        return core::describe_failure_change(*before, *after);
+    if (old_rate == 0 && new_rate == 1)
+        return "started failing";
+    if (old_rate == 1 && new_rate == 0)
+        return "stopped failing";
+    return std::string("failure rate ") + (new_rate >= old_rate ? "rose" : "fell") + " from " +
+           rate_pct(old_rate) + " to " + rate_pct(new_rate);
+}
+
+/// "### First failing run": each first bad build's failing log, fenced so it cannot escape.
+std::string failure_logs_section(const core::ReportInput& in) {
+    if (in.failure_logs.empty())
+        return "";
+    std::string out =
+        in.failure_logs.size() == 1 ? "### First failing run\n\n" : "### First failing runs\n\n";
+    for (const auto& l : in.failure_logs) {
+        out += "**" + std::string(l.stage == "hourly" ? "Source state " : "Nightly ") +
+               escape_markdown(l.point) + "**" +
+               (l.status.empty() ? "" : " (" + escape_markdown(l.status) + ")") +
+               ", last lines of `" + escape_markdown(l.log) + "`:\n\n";
+        out += markdown_fence(l.excerpt.empty() ? "(empty log)\n" : l.excerpt) + "\n";
+    }
+    return out;
 }
 
 /// A markdown table; rows beyond `limit` are dropped with a note; long tables fold.
@@ -166,13 +226,25 @@ struct Limits {
     bool optional_sections = true;
 };
 
-std::string shift_table(const std::vector<core::ReportShift>& shifts, const std::string& title,
-                        const Limits& lim, std::size_t fold) {
+std::string shift_table(const core::ReportInput& in, const std::vector<core::ReportShift>& shifts,
+                        const std::string& title, const Limits& lim, std::size_t fold) {
     std::vector<std::vector<std::string>> rows;
+    auto level = [&](double v, const std::optional<core::PassFail>& runs) {
+        if (!in.failure_rates)
+            return fmt_num(v);
+        std::string s = rate_pct(v);
+        if (runs)
+            s += " (" + std::to_string(runs->failed) + "/" + std::to_string(runs->total()) + ")";
+        return s;
+    };
     for (const auto& s : shifts)
         rows.push_back({escape_markdown(s.last_before), escape_markdown(s.first_after),
-                        fmt_num(s.old_value), fmt_num(s.new_value),
-                        (s.relative_change >= 0 ? "+" : "-") + fmt_pct(s.relative_change),
+                        level(s.old_value, s.runs_before), level(s.new_value, s.runs_after),
+                        in.failure_rates
+                            ? (s.relative_change >= 0 ? "+" : "-") +
+                                  util::format_fixed(std::fabs(s.relative_change) * 100.0, 0) +
+                                  " pt"
+                            : (s.relative_change >= 0 ? "+" : "-") + fmt_pct(s.relative_change),
                         escape_markdown(s.kind)});
     return table({"last before", "first after", "old", "new", "change", "kind"}, rows, title,
                  lim.rows, fold);
@@ -216,10 +288,13 @@ std::string points_section(const core::ReportInput& in, const std::vector<core::
         for (const auto& p : pts)
             if (p.status == "ok" && !p.values.empty()) {
                 labels.push_back(p.label);
-                values.push_back(core::median(p.values));
+                values.push_back(chart_value(in, p.values));
             }
-        const std::string chart =
-            xychart(chart_title, in.unit.empty() ? in.metric : in.unit, labels, values);
+        const std::string chart = xychart(in.failure_rates ? "failure rate per point" : chart_title,
+                                          in.failure_rates  ? "failed runs (percent)"
+                                          : in.unit.empty() ? in.metric
+                                                            : in.unit,
+                                          labels, values);
         if (!chart.empty()) {
             out += fence("mermaid", chart);
             if (labels.size() < pts.size())
@@ -229,12 +304,11 @@ std::string points_section(const core::ReportInput& in, const std::vector<core::
     }
     std::vector<std::vector<std::string>> rows;
     for (const auto& p : pts)
-        rows.push_back({escape_markdown(p.label), value_cell(p.values), spread_cell(p.values),
-                        std::to_string(p.values.size()), escape_markdown(p.status),
-                        escape_markdown(p.log)});
-    out += table({first_col, in.metric.empty() ? "value" : escape_markdown(in.metric), "± sd",
-                  "repeats", "status", "log"},
-                 rows, heading + " table", lim.rows, fold);
+        rows.push_back({escape_markdown(p.label), value_cell(in, p.values),
+                        spread_cell(in, p.values), std::to_string(p.values.size()),
+                        escape_markdown(p.status), escape_markdown(p.log)});
+    out += table({first_col, value_heading(in), "± sd", "repeats", "status", "log"}, rows,
+                 heading + " table", lim.rows, fold);
     return out + "\n";
 }
 
@@ -252,10 +326,10 @@ std::string commits_cell(const core::ReportInput& in, const std::map<std::string
 
 std::string render(const core::ReportInput& in, const MarkdownOptions& opt, const Limits& lim) {
     std::string out = marker_for_key(opt.key) + "\n";
-    out +=
-        "## perfsweep: " +
-        escape_markdown(in.benchmark.empty() ? in.metric : in.benchmark + " (" + in.metric + ")") +
-        "\n\n";
+    const std::string measured = in.failure_rates ? "exit status" : in.metric;
+    out += "## perfsweep: " +
+           escape_markdown(in.benchmark.empty() ? measured : in.benchmark + " (" + measured + ")") +
+           "\n\n";
     out += "**" + verdict_sentence(in) + "**\n\n";
 
     // The window always remains.
@@ -285,6 +359,7 @@ std::string render(const core::ReportInput& in, const MarkdownOptions& opt, cons
         out += "\n";
     }
     out += environment_section(in, lim, opt.fold_rows);
+    out += failure_logs_section(in);
     if (!in.candidates.empty()) {
         out += "### Candidate commits\n\n";
         for (const auto& [repo, list] : in.candidates) {
@@ -312,10 +387,10 @@ std::string render(const core::ReportInput& in, const MarkdownOptions& opt, cons
     }
     if (!in.boundaries.empty())
         out += "### Daily boundaries\n\n" +
-               shift_table(in.boundaries, "Boundaries", lim, opt.fold_rows) + "\n";
+               shift_table(in, in.boundaries, "Boundaries", lim, opt.fold_rows) + "\n";
     if (!in.change_points.empty())
         out += "### Change points\n\n" +
-               shift_table(in.change_points, "Change points", lim, opt.fold_rows) + "\n";
+               shift_table(in, in.change_points, "Change points", lim, opt.fold_rows) + "\n";
     out += points_section(in, in.series, "Series", "label", in.metric + " per point", lim,
                           opt.fold_rows);
     out += points_section(in, in.daily_points, "Daily (nightly containers)", "nightly",
@@ -328,22 +403,25 @@ std::string render(const core::ReportInput& in, const MarkdownOptions& opt, cons
             for (const auto& s : in.hourly_states)
                 if (s.status == "ok" && !s.values.empty()) {
                     labels.push_back(hour_label(s.time));
-                    values.push_back(core::median(s.values));
+                    values.push_back(chart_value(in, s.values));
                 }
-            const std::string chart =
-                xychart(in.metric + " per source state", in.unit.empty() ? in.metric : in.unit,
-                        labels, values);
+            const std::string chart = xychart(in.failure_rates ? "failure rate per source state"
+                                                               : in.metric + " per source state",
+                                              in.failure_rates  ? "failed runs (percent)"
+                                              : in.unit.empty() ? in.metric
+                                                                : in.unit,
+                                              labels, values);
             if (!chart.empty())
                 out += fence("mermaid", chart) + "\n";
         }
         std::vector<std::vector<std::string>> rows;
         for (const auto& s : in.hourly_states)
             rows.push_back({escape_markdown(s.time), commits_cell(in, s.commits),
-                            s.changed ? "yes" : "no", value_cell(s.values), spread_cell(s.values),
-                            std::to_string(s.values.size()), escape_markdown(s.status),
-                            escape_markdown(s.log)});
-        out += table({"time", "commits", "changed", escape_markdown(in.metric), "± sd", "repeats",
-                      "status", "log"},
+                            s.changed ? "yes" : "no", value_cell(in, s.values),
+                            spread_cell(in, s.values), std::to_string(s.values.size()),
+                            escape_markdown(s.status), escape_markdown(s.log)});
+        out += table({"time", "commits", "changed", value_heading(in), "± sd", "repeats", "status",
+                      "log"},
                      rows, "Hourly table", lim.rows, opt.fold_rows) +
                "\n";
     }
@@ -466,8 +544,20 @@ std::string verdict_sentence(const core::ReportInput& in) {
         where = std::string(" between ") + (p.nightly ? "nightly " : "") +
                 escape_markdown(p.s->last_before) + " and " + escape_markdown(p.s->first_after);
     }
+    std::optional<core::PassFail> runs_before, runs_after;
+    if (p.s) {
+        runs_before = p.s->runs_before;
+        runs_after = p.s->runs_after;
+    }
     if (in.window) {
         const auto& w = *in.window;
+        if (!have && in.failure_rates && w.good_runs && w.bad_runs) {
+            runs_before = w.good_runs;
+            runs_after = w.bad_runs;
+            old_v = w.good_runs->rate();
+            new_v = w.bad_runs->rate();
+            have = true;
+        }
         if (!have && !w.last_good.values.empty() && !w.first_bad.values.empty()) {
             old_v = core::median(w.last_good.values);
             new_v = core::median(w.first_bad.values);
@@ -477,14 +567,20 @@ std::string verdict_sentence(const core::ReportInput& in) {
             escape_markdown(w.last_good.time) + " and " + escape_markdown(w.first_bad.time);
         where = where.empty() ? " between " + hours : where + " (sources between " + hours + ")";
     }
+    const std::string what = in.failure_rates ? "the failure rate" : metric;
     if (!have) {
         if (!in.change_points.empty() || !in.boundaries.empty())
-            return "No regression of " + metric + " found (only improvements).";
-        return "No regression of " + metric + " found.";
+            return "No regression of " + what + " found (only improvements).";
+        return "No regression of " + what + " found.";
     }
-    const double rel = old_v != 0 ? (new_v - old_v) / std::fabs(old_v) : 0;
-    s = metric + (new_v < old_v ? " fell " : " rose ") + fmt_pct(rel) + " (" + fmt_num(old_v) +
-        " → " + fmt_num(new_v) + ")" + where;
+    if (in.failure_rates) { // exit-code mode: "TEST started failing (0/6 runs failed before, ...)"
+        s = escape_markdown(in.benchmark.empty() ? "the test" : in.benchmark) + " " +
+            failure_phrase(runs_before, runs_after, old_v, new_v) + where;
+    } else {
+        const double rel = old_v != 0 ? (new_v - old_v) / std::fabs(old_v) : 0;
+        s = metric + (new_v < old_v ? " fell " : " rose ") + fmt_pct(rel) + " (" + fmt_num(old_v) +
+            " → " + fmt_num(new_v) + ")" + where;
+    }
     if (const auto* a = primary_attribution(in);
         a && (a->cause == "environment" || a->cause == "both" ||
               (a->cause == "unknown" && !a->components.empty())))

@@ -11,7 +11,7 @@ namespace {
 core::ReportInput with_attribution(const std::string& cause, const std::string& after) {
     core::ReportInput in;
     in.metric = "MLUPS";
-    in.boundaries.push_back({"2023-08-21", "2023-08-22", 500, 450, -0.1, "regression"});
+    in.boundaries.push_back({"2023-08-21", "2023-08-22", 500, 450, -0.1, "regression", {}, {}});
     core::ReportAttribution a;
     a.last_good = "2023-08-21";
     a.first_bad = "2023-08-22";

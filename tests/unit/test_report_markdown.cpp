@@ -13,7 +13,8 @@ core::ReportInput sample() {
     core::ReportInput in;
     in.metric = "MLUPS";
     in.repo_urls["xla"] = "https://github.com/openxla/xla";
-    in.boundaries.push_back({"2023-08-24", "2023-08-26", 577.3, 536.7, -0.0703, "regression"});
+    in.boundaries.push_back(
+        {"2023-08-24", "2023-08-26", 577.3, 536.7, -0.0703, "regression", {}, {}});
     core::ReportWindow w;
     w.last_good = {"2023-08-25T13:00:00Z", {{"xla", "2222222bbbb"}}, true, "ok", {577.0}, "", ""};
     w.first_bad = {"2023-08-25T14:00:00Z", {{"xla", "3c66a1fcccc"}}, true, "ok", {536.7}, "", ""};
@@ -37,7 +38,7 @@ TEST_CASE("verdict sentence names change, nightlies, window and culprit", "[repo
     core::ReportInput lower;
     lower.metric = "time";
     lower.direction = core::Direction::lower_is_better;
-    lower.change_points.push_back({"a", "b", 10.0, 12.0, 0.2, "regression"});
+    lower.change_points.push_back({"a", "b", 10.0, 12.0, 0.2, "regression", {}, {}});
     CHECK(report::verdict_sentence(lower) == "time rose 20.0 % (10.00 → 12.00) between a and b.");
 }
 

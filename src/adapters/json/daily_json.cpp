@@ -1,5 +1,6 @@
 #include "adapters/json/daily_json.hpp"
 
+#include "adapters/json/failure_json.hpp"
 #include "core/environment.hpp"
 #include "core/stats.hpp"
 
@@ -103,6 +104,8 @@ std::string daily_to_json(const core::DailyResult& r) {
     put_int(w, "max_repeats", s.options.max_repeats);
     put_int(w, "min_span", s.options.min_span);
     put(w, "min_change", s.options.min_change);
+    const bool pass_fail = s.options.comparison == core::ComparisonKind::pass_fail;
+    put(w, "mode", std::string(pass_fail ? "exit-code" : "metric"));
     w.Key("points");
     w.StartArray();
     for (std::size_t i = 0; i < s.points.size(); ++i) {
@@ -182,6 +185,11 @@ std::string daily_to_json(const core::DailyResult& r) {
             put_map(w, "first_after_commit_times", m->commit_times);
         }
         put_attribution(w, core::attribute_boundary(r, b));
+        if (pass_fail && b.kind != core::BoundaryKind::unknown)
+            json_failure::put_failure_change(w, b.runs_before, b.runs_after);
+        for (const auto& f : r.failure_logs)
+            if (f.point == s.points[b.first_after].label)
+                json_failure::put_failure_log(w, "first_bad_log", f);
         w.EndObject();
     }
     w.EndArray();

@@ -42,6 +42,8 @@ std::string detect_to_json(const core::DetectResult& r) {
     w.Uint64(r.points);
     put(w, "noise", r.noise);
     put(w, "relative_noise", r.relative_noise);
+    if (r.failure_rates) // levels are failure rates, relative_change their difference
+        put(w, "mode", std::string("exit-code"));
     w.Key("change_points");
     w.StartArray();
     for (const auto& c : r.change_points) {

@@ -1,5 +1,6 @@
 #include "adapters/json/hourly_json.hpp"
 
+#include "adapters/json/failure_json.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
@@ -98,6 +99,8 @@ std::string hourly_to_json(const core::HourlyResult& r) {
     str(w, r.message);
     key(w, "metric");
     str(w, r.metric);
+    key(w, "mode");
+    str(w, r.failure_rates ? "exit-code" : "metric");
     key(w, "states");
     w.StartArray();
     for (const auto& s : r.states)
@@ -109,6 +112,11 @@ std::string hourly_to_json(const core::HourlyResult& r) {
     end(w, r.last_good);
     key(w, "first_bad");
     end(w, r.first_bad);
+    if (r.failure_rates && r.last_good && r.first_bad) {
+        json_failure::put_failure_change(w, r.good_runs, r.bad_runs);
+        if (r.first_bad_log)
+            json_failure::put_failure_log(w, "first_bad_log", *r.first_bad_log);
+    }
     w.EndObject();
     key(w, "changed");
     strings(w, r.changed_repos);

@@ -98,6 +98,8 @@ std::string measurement_to_json(const core::Measurement& m) {
     put(w, "status", std::string(core::to_string(m.status)));
     put(w, "reason", m.reason);
     put(w, "log", m.log);
+    if (!m.failure_log.empty()) // exit-code mode only
+        put(w, "failure_log", m.failure_log);
     w.EndObject();
     return {buf.GetString(), buf.GetSize()};
 }
@@ -164,6 +166,7 @@ core::Measurement measurement_from_json(std::string_view json, const std::string
     m.status = *parsed;
     m.reason = get_string(d, "reason", where, false);
     m.log = get_string(d, "log", where, false);
+    m.failure_log = get_string(d, "failure_log", where, false);
     if (m.status == core::Status::ok && m.values.empty())
         throw_usage(where + ": status is ok but 'values' is empty");
     return m;

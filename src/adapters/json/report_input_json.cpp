@@ -111,8 +111,58 @@ public:
         str(v, path, "reason", p.reason);
         return p;
     }
+    /// {"passed": N, "failed": N}
+    core::PassFail runs(const Value& v, const std::string& path) const {
+        core::PassFail p;
+        double n = 0;
+        if (num(v, path, "passed", n))
+            p.passed = static_cast<long>(n);
+        if (num(v, path, "failed", n))
+            p.failed = static_cast<long>(n);
+        if (p.passed < 0 || p.failed < 0)
+            fail(path, "counts of at least 0");
+        return p;
+    }
+    /// "failures": {"before": runs, "after": runs} (exit-code mode)
+    void failures(const Value& v, const std::string& path, std::optional<core::PassFail>& before,
+                  std::optional<core::PassFail>& after) const {
+        const Value* f = object(v, path, "failures");
+        if (!f)
+            return;
+        const std::string fp = path + ".failures";
+        if (const Value* b = object(*f, fp, "before"))
+            before = runs(*b, fp + ".before");
+        if (const Value* a = object(*f, fp, "after"))
+            after = runs(*a, fp + ".after");
+    }
+    /// "first_bad_log": {"point", "log", "status", "excerpt"} (exit-code mode)
+    void failure_log(const Value& v, const std::string& path, const std::string& stage,
+                     core::ReportInput& in) const {
+        const Value* f = object(v, path, "first_bad_log");
+        if (!f)
+            return;
+        const std::string fp = path + ".first_bad_log";
+        core::ReportFailureLog l;
+        l.stage = stage;
+        str(*f, fp, "point", l.point);
+        str(*f, fp, "log", l.log);
+        str(*f, fp, "status", l.status);
+        str(*f, fp, "excerpt", l.excerpt);
+        in.failure_logs.push_back(std::move(l));
+    }
+    void mode(const Value& v, const std::string& path, core::ReportInput& in) const {
+        std::string m;
+        str(v, path, "mode", m);
+        if (m.empty())
+            return;
+        if (m != "metric" && m != "exit-code")
+            fail(path + ".mode", "\"metric\" or \"exit-code\"");
+        if (m == "exit-code")
+            in.failure_rates = true;
+    }
     core::ReportShift shift(const Value& v, const std::string& path) const {
         core::ReportShift s;
+        failures(v, path, s.runs_before, s.runs_after);
         str(v, path, "last_before", s.last_before);
         str(v, path, "first_after", s.first_after);
         num(v, path, "old", s.old_value);
@@ -194,6 +244,7 @@ public:
 
     void detect(const Value& v, const std::string& path, core::ReportInput& in) const {
         common(v, path, in);
+        mode(v, path, in);
         auto sh = [this](const Value& e, const std::string& p) { return shift(e, p); };
         auto pt = [this](const Value& e, const std::string& p) { return point(e, p); };
         list(v, path, "change_points", in.change_points, sh);
@@ -215,7 +266,12 @@ public:
         auto pt = [this](const Value& e, const std::string& p) { return point(e, p); };
         list(v, path, "points", in.daily_points, pt);
         list(v, path, "boundaries", in.boundaries, sh);
+        mode(v, path, in);
         attributions(v, path, in);
+        if (const Value* bs = array(v, path, "boundaries"))
+            for (rapidjson::SizeType i = 0; i < bs->Size(); ++i)
+                failure_log(element_object(*bs, i, path + ".boundaries"),
+                            path + ".boundaries[" + std::to_string(i) + "]", "daily", in);
         for (const auto& p : in.daily_points)
             if (p.status != "ok")
                 in.skipped.push_back(p);
@@ -268,6 +324,7 @@ public:
     }
     void hourly(const Value& v, const std::string& path, core::ReportInput& in) const {
         common(v, path, in);
+        mode(v, path, in);
         auto st = [this](const Value& e, const std::string& p) { return state(e, p); };
         list(v, path, "states", in.hourly_states, st);
         // Skipped = could not be measured; good/bad/duplicate/untested/planned states are not.
@@ -282,6 +339,8 @@ public:
                 win.last_good = state(*g, wp + ".last_good");
             if (const Value* b = object(*w, wp, "first_bad"))
                 win.first_bad = state(*b, wp + ".first_bad");
+            failures(*w, wp, win.good_runs, win.bad_runs);
+            failure_log(*w, wp, "hourly", in);
             in.window = win;
         }
         // `hourly --json` gives compare URLs (https://github.com/O/R/compare/A...B): their prefix
@@ -357,8 +416,27 @@ template <class W> void write_point(W& w, const core::ReportPoint& p) {
     write_kv(w, "reason", p.reason);
     w.EndObject();
 }
+template <class W>
+void write_failures(W& w, const std::optional<core::PassFail>& before,
+                    const std::optional<core::PassFail>& after) {
+    if (!before || !after)
+        return;
+    w.Key("failures");
+    w.StartObject();
+    for (const auto& [name, p] : {std::pair{"before", *before}, std::pair{"after", *after}}) {
+        w.Key(name);
+        w.StartObject();
+        w.Key("passed");
+        w.Int64(p.passed);
+        w.Key("failed");
+        w.Int64(p.failed);
+        w.EndObject();
+    }
+    w.EndObject();
+}
 template <class W> void write_shift(W& w, const core::ReportShift& s) {
     w.StartObject();
+    write_failures(w, s.runs_before, s.runs_after);
     write_kv(w, "last_before", s.last_before);
     write_kv(w, "first_after", s.first_after);
     w.Key("old");
@@ -465,6 +543,7 @@ std::string report_input_to_json(const core::ReportInput& in) {
     write_kv(w, "unit", in.unit);
     write_kv(w, "direction", std::string(core::to_string(in.direction)));
     write_kv(w, "verdict", in.verdict);
+    write_kv(w, "mode", in.failure_rates ? "exit-code" : "metric");
     w.Key("change_points");
     w.StartArray();
     for (const auto& s : in.change_points)
@@ -492,6 +571,7 @@ std::string report_input_to_json(const core::ReportInput& in) {
         write_state(w, in.window->last_good);
         w.Key("first_bad");
         write_state(w, in.window->first_bad);
+        write_failures(w, in.window->good_runs, in.window->bad_runs);
         w.EndObject();
     }
     w.Key("candidates");
@@ -526,6 +606,20 @@ std::string report_input_to_json(const core::ReportInput& in) {
     for (const auto& p : in.skipped)
         write_point(w, p);
     w.EndArray();
+    if (!in.failure_logs.empty()) {
+        w.Key("failure_logs");
+        w.StartArray();
+        for (const auto& l : in.failure_logs) {
+            w.StartObject();
+            write_kv(w, "stage", l.stage);
+            write_kv(w, "point", l.point);
+            write_kv(w, "log", l.log);
+            write_kv(w, "status", l.status);
+            write_kv(w, "excerpt", l.excerpt);
+            w.EndObject();
+        }
+        w.EndArray();
+    }
     if (!in.attributions.empty()) {
         w.Key("attributions");
         w.StartArray();

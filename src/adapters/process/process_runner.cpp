@@ -111,6 +111,9 @@ ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progre
     m_test = core::parse_command(m_cfg.test_command, "--test");
     if (!m_cfg.build_command.empty())
         m_build = core::parse_command(m_cfg.build_command, "--build");
+    for (const auto& [k, v] : m_cfg.env) // a token given with --env is masked like the others
+        if (secret_like_name(k))
+            protect_secret_value(v);
     m_env_probe = env_probe_command(m_cfg.env_probe);
     m_env_on = !m_env_probe.words.empty();
     if (!m_cfg.image.empty())
@@ -591,8 +594,11 @@ core::Measurement ProcessRunner::run_one(const ports::PointRequest& request, siz
         ++runs;
         report(what, o);
         m.log = log;
-        if (o.has_code)
+        if (o.has_code) {
             m.exit_codes.push_back(o.code);
+            if (m.failure_log.empty() && core::classify_exit_code(o.code) == core::ExitVerdict::bad)
+                m.failure_log = log;
+        }
         if (o.status != core::Status::ok) {
             fail(o, what, log);
             return m;
