@@ -309,7 +309,13 @@ DetectResult detect_failures(const std::vector<Measurement>& series, const Detec
     };
     // Segment bounds: 0, each first point of a new level, n.
     std::vector<std::size_t> bounds{0};
-    for (std::size_t k : segment_failure_counts(counts, options.alpha, 2))
+    // The scan tries every position: its alpha is shared among them (Bonferroni), so a steady
+    // flaky rate does not raise alarms by chance.
+    SegmentOptions so;
+    so.alpha = options.alpha / static_cast<double>(n);
+    so.min_separated_runs = 2;
+    so.dips = true; // a failure that went away again (e.g. a broken nightly fixed next week)
+    for (std::size_t k : segment_failure_counts(counts, so))
         bounds.push_back(k + 1);
     bounds.push_back(n);
     // Merge the smallest change of rate until every one left reaches the threshold.

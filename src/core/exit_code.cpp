@@ -85,8 +85,10 @@ std::string describe_rate(const PassFail& p) {
            percent(p.rate()) + ")";
 }
 
-std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& points, double alpha,
-                                                long min_separated_runs) {
+std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& points,
+                                                const SegmentOptions& options) {
+    const double alpha = options.alpha;
+    const long min_separated_runs = options.min_separated_runs;
     // Prefix sums make each candidate split O(1).
     std::vector<PassFail> prefix(points.size() + 1);
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -108,6 +110,12 @@ std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& poi
             ll += static_cast<double>(pf.passed) * std::log(static_cast<double>(pf.passed) / n);
         return ll;
     };
+    auto differ = [&](const PassFail& a, const PassFail& b) {
+        const bool separated =
+            ((a.failed == 0 && b.passed == 0) || (a.passed == 0 && b.failed == 0)) &&
+            a.total() >= min_separated_runs && b.total() >= min_separated_runs;
+        return separated || fisher_exact_two_sided(a.failed, a.passed, b.failed, b.passed) < alpha;
+    };
     std::vector<std::pair<std::size_t, std::size_t>> todo;
     if (points.size() >= 2)
         todo.emplace_back(0, points.size() - 1);
@@ -117,6 +125,7 @@ std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& poi
         todo.pop_back();
         if (hi <= lo)
             continue;
+        // One change: the split of largest likelihood.
         std::size_t best = lo;
         double best_llr = -std::numeric_limits<double>::infinity();
         for (std::size_t k = lo; k < hi; ++k) {
@@ -126,16 +135,38 @@ std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& poi
                 best = k;
             }
         }
-        const PassFail l = pool(lo, best), r = pool(best + 1, hi);
-        const bool separated =
-            ((l.failed == 0 && r.passed == 0) || (l.passed == 0 && r.failed == 0)) &&
-            l.total() >= min_separated_runs && r.total() >= min_separated_runs;
-        const double p = fisher_exact_two_sided(l.failed, l.passed, r.failed, r.passed);
-        if (!(separated || p < alpha))
+        if (differ(pool(lo, best), pool(best + 1, hi))) {
+            splits.push_back(best);
+            todo.emplace_back(lo, best);
+            todo.emplace_back(best + 1, hi);
             continue;
-        splits.push_back(best);
-        todo.emplace_back(lo, best);
-        todo.emplace_back(best + 1, hi);
+        }
+        // Two changes (a dip that recovers, which one split cannot see): the inner run
+        // [i + 1, j] of largest likelihood against the rest of the segment.
+        if (!options.dips || hi - lo < 2)
+            continue;
+        std::size_t bi = lo, bj = lo;
+        double best2 = -std::numeric_limits<double>::infinity();
+        const PassFail all = pool(lo, hi);
+        for (std::size_t i = lo; i + 1 < hi; ++i)
+            for (std::size_t j = i + 1; j < hi; ++j) {
+                const PassFail mid = pool(i + 1, j);
+                const PassFail rest{all.passed - mid.passed, all.failed - mid.failed};
+                const double llr = log_lik(mid) + log_lik(rest);
+                if (llr > best2 + 1e-12) {
+                    best2 = llr;
+                    bi = i;
+                    bj = j;
+                }
+            }
+        const PassFail mid = pool(bi + 1, bj);
+        if (bj > bi && differ(mid, PassFail{all.passed - mid.passed, all.failed - mid.failed})) {
+            splits.push_back(bi);
+            splits.push_back(bj);
+            todo.emplace_back(lo, bi);
+            todo.emplace_back(bi + 1, bj);
+            todo.emplace_back(bj + 1, hi);
+        }
     }
     std::sort(splits.begin(), splits.end());
     return splits;

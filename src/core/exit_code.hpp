@@ -66,13 +66,22 @@ PassFail count_pass_fail(const std::vector<double>& indicators);
 /// "failed 3 of 10 runs (30 %)".
 std::string describe_rate(const PassFail& p);
 
+/// How `segment_failure_counts` decides a split.
+struct SegmentOptions {
+    double alpha = 0.001;        ///< Fisher's exact test must be below this
+    long min_separated_runs = 1; ///< complete separation decides with this many runs per side
+    bool dips = false;           ///< also look for an inner run that differs from the rest
+};
+
 /// Where a sequence of points' failure counts changes level: binary segmentation. A segment
 /// splits at the position of largest binomial likelihood when the two parts differ by Fisher's
 /// exact test below `alpha`, or are completely separated (every run of one part passed, every run
-/// of the other failed) with at least `min_separated_runs` runs on each side; both parts recurse.
-/// Returns the sorted positions k of the splits (a change between points k and k + 1).
-std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& points, double alpha,
-                                                long min_separated_runs = 1);
+/// of the other failed) with at least `min_separated_runs` runs on each side; failing that, with
+/// `dips`, at the two ends of the inner run that differs most from the rest (a dip that
+/// recovers, O(n^2)). The parts recurse. Returns the sorted positions k of the splits (a change
+/// between points k and k + 1).
+std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& points,
+                                                const SegmentOptions& options);
 
 /// A failing run's log, cut for a report (exit-code mode).
 struct FailureLog {

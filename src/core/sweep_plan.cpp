@@ -429,7 +429,9 @@ std::vector<Boundary> SweepPlan::pass_fail_boundaries(const std::vector<std::siz
     counts.reserve(ok.size());
     for (std::size_t i : ok)
         counts.push_back(count_pass_fail(m_points[i].values));
-    const auto splits = segment_failure_counts(counts, m_options.alpha / 10);
+    SegmentOptions so;
+    so.alpha = m_options.alpha / 10;
+    const auto splits = segment_failure_counts(counts, so);
     for (std::size_t k : splits) {
         Boundary bd;
         bd.last_before = ok[k];

@@ -340,3 +340,128 @@ TEST_CASE("run --mode exit-code records every repeat's exit status in the measur
     // history test).
     CHECK(read_file(hist).find("\"exit_codes\":[0,4,0]") != std::string::npos);
 }
+
+TEST_CASE("investigate with `mode = \"exit-code\"` in its config: detect, daily and the report say "
+          "the nightly started failing, with its log's last lines",
+          "[exitcode][investigate]") {
+    Nightlies n(R"({"crash_from":"2023-08-09"})");
+    const auto history = n.dir.file("history.jsonl");
+    const std::vector<std::string> env{"SIM_TOKEN=simulated-secret-0123"};
+    // The nightly job recorded every day so far (2 runs each); then today's nightly is recorded
+    // by investigate itself, which detects the change, narrows it and writes the report.
+    auto seed =
+        run_perfsweep(n.daily("2023-08-01", "2023-08-12",
+                              {"--repeats", "2", "--strategy", "exhaustive", "--history", history}),
+                      env);
+    INFO(seed.err);
+    REQUIRE(seed.exit_code == 0);
+    const auto out = n.dir.file("out");
+    write_file(n.dir.file("perfsweep.toml"),
+               "[investigate]\nmode = \"exit-code\"\nhistory = \"" + history +
+                   "\"\nrecord = \"2023-08-13\"\nrepeats = 2\nstrategy = \"exhaustive\"\n"
+                   "test = \"" +
+                   python() + " -S " + n.script + " " + n.config + " {date} " +
+                   n.dir.file("counts") + "\"\nlogs = \"" + n.dir.file("logs") +
+                   "\"\noutput-dir = \"" + out + "\"\nfail-on-regression = true\n");
+    auto r = run_perfsweep({"--config", n.dir.file("perfsweep.toml"), "investigate"}, env);
+    INFO(r.err);
+    CHECK(r.exit_code == 1); // a regression, and --fail-on-regression
+    const auto md = read_file(out + "/report.md");
+    INFO(md);
+    CHECK(md.find("started failing (0/") != std::string::npos);
+    CHECK(md.find("between nightly 2023-08-08 and 2023-08-09") != std::string::npos);
+    CHECK(md.find("### First failing run") != std::string::npos);
+    CHECK(md.find("**Nightly 2023-08-09** (killed by signal 11 (SIGSEGV))") != std::string::npos);
+    CHECK(md.find("Fatal Python error: Segmentation fault") != std::string::npos);
+    CHECK(md.find("step 29") != std::string::npos);
+    CHECK(md.find("step 5\n") == std::string::npos);              // the last lines only
+    CHECK(md.find("\x1b") == std::string::npos);                  // ANSI stripped
+    CHECK(md.find("simulated-secret-0123") == std::string::npos); // masked
+    CHECK(md.find("token is ***") != std::string::npos);
+    // The log's own ``` cannot close the fence: the excerpt's fence is longer.
+    CHECK(md.find("````text\n") != std::string::npos);
+    CHECK(md.find("\n# injected heading") != std::string::npos); // inside the fence
+    // Detect judged failure rates, not a metric.
+    const auto d = parse(read_file(out + "/result.json"));
+    CHECK(std::string(d["detect"]["mode"].GetString()) == "exit-code");
+    CHECK(std::string(d["detect"]["verdict"].GetString()) == "regression");
+    CHECK(std::string(d["daily"]["mode"].GetString()) == "exit-code");
+    const auto& b = d["daily"]["boundaries"][0];
+    CHECK(b["failures"]["before"]["failed"].GetInt() == 0);
+    CHECK(b["failures"]["after"]["passed"].GetInt() == 0);
+    CHECK(b["first_bad_log"]["exit_code"].GetInt() == -11);
+}
+
+TEST_CASE("the report of a 30 % flaky failure says how far the failure rate rose",
+          "[exitcode][report]") {
+    Nightlies n(R"({"flaky_from":"2023-08-13","rate":0.3})");
+    auto r = run_perfsweep(
+        n.daily("2023-08-07", "2023-08-17", {"--repeats", "6", "--max-repeats", "24", "--json"}));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    write_file(n.dir.file("daily.json"), r.out);
+    auto md = run_perfsweep({"report", "--input", n.dir.file("daily.json")});
+    INFO(md.err);
+    REQUIRE(md.exit_code == 0);
+    INFO(md.out);
+    CHECK(md.out.find("failure rate rose from 0 % (0/") != std::string::npos);
+    CHECK(md.out.find("between nightly 2023-08-12 and 2023-08-13") != std::string::npos);
+    CHECK(md.out.find("| failed runs |") != std::string::npos);
+    CHECK(md.out.find("AssertionError: flaky") != std::string::npos); // the first failing log
+    CHECK(md.out.find("**Nightly 2023-08-13** (exit status 1)") != std::string::npos);
+}
+
+TEST_CASE("hourly --mode exit-code: undecided window ends double their runs instead of reading a "
+          "flaky failure as no change",
+          "[exitcode][hourly]") {
+    TempDir dir("perfsweep-exitcode-flaky");
+    const auto repo = dir.file("app");
+    const auto shas = make_repo(repo, 100, 13);
+    // From commit 13 on, every second run of a state fails (deterministic 50 % flakiness).
+    write_file(dir.file("test.sh"), "c=\"$2/$(basename \"$3\")\"; mkdir -p \"$2\"\n"
+                                    "n=$(( $(cat \"$c\" 2>/dev/null || echo 0) + 1 )); echo $n > "
+                                    "\"$c\"\n"
+                                    "echo \"run $n\"\n"
+                                    "if [ -e \"$1/crash\" ] && [ $((n % 2)) -eq 0 ]; then echo "
+                                    "'FAILED test_flaky'; exit 1; fi\n");
+    auto hourly = [&](const std::string& max_repeats, const std::string& counts) {
+        return run_perfsweep(
+            {"hourly",
+             "--repo",
+             "app=" + repo,
+             "--good-commits",
+             "app=" + shas[2],
+             "--bad-commits",
+             "app=" + shas[21],
+             "--mode",
+             "exit-code",
+             "--repeats",
+             "3",
+             "--max-repeats",
+             max_repeats,
+             "--build",
+             "true",
+             "--test",
+             "sh " + dir.file("test.sh") + " {path:app} " + dir.file(counts) + " {commit:app}",
+             "--logs-dir",
+             dir.file("logs"),
+             "--json"});
+    };
+    // Without more runs (cap 3): 0/3 against 1/3 failed cannot be told apart.
+    auto few = hourly("3", "counts-few");
+    INFO(few.err);
+    REQUIRE(few.exit_code == 0);
+    CHECK(parse(few.out)["conclusion"].GetString() == std::string("no_change"));
+    // With a cap of 24 runs the ends are told apart and the stage narrows the window.
+    auto more = hourly("24", "counts-more");
+    INFO(more.err);
+    CHECK(more.err.find("window ends undecided") != std::string::npos);
+    const auto d = parse(more.out);
+    CHECK(d["conclusion"].GetString() == std::string("window"));
+    CHECK(d["window"]["first_bad"]["commits"]["app"].GetString() == shas[13]);
+    REQUIRE(d["window"].HasMember("failures"));
+    CHECK(d["window"]["failures"]["before"]["failed"].GetInt() == 0);
+    CHECK(d["window"]["failures"]["after"]["failed"].GetInt() > 0);
+    CHECK(std::string(d["window"]["first_bad_log"]["excerpt"].GetString())
+              .find("FAILED test_flaky") != std::string::npos);
+}
