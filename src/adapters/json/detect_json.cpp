@@ -1,9 +1,9 @@
 #include "adapters/json/detect_json.hpp"
 
+#include "adapters/json/json_write.hpp"
+
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
-
-#include <cmath>
 
 namespace perfsweep::adapters {
 
@@ -11,18 +11,7 @@ namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-void put(Writer& w, const char* key, const std::string& v) {
-    w.Key(key);
-    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-}
-
-void put(Writer& w, const char* key, double v) {
-    w.Key(key);
-    if (std::isfinite(v))
-        w.Double(v);
-    else
-        w.Null();
-}
+using json_write::put;
 
 } // namespace
 
@@ -70,11 +59,7 @@ std::string detect_to_json(const core::DetectResult& r) {
         w.EndObject();
     }
     w.EndArray();
-    w.Key("outliers");
-    w.StartArray();
-    for (const auto& o : r.outliers)
-        w.String(o.c_str(), static_cast<rapidjson::SizeType>(o.size()));
-    w.EndArray();
+    json_write::put_strings(w, "outliers", r.outliers);
     w.Key("failed");
     w.StartArray();
     for (const auto& f : r.failed) {
