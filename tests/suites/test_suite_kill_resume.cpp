@@ -11,6 +11,7 @@
 // identical to an uninterrupted run.
 
 #include "support/figures.hpp"
+#include "support/git_repo.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -363,15 +364,7 @@ std::string iso(double hours) {
 }
 
 std::string git(const std::string& dir, const std::vector<std::string>& args, double hours = 0) {
-    std::vector<std::string> argv{
-        "git", "-C", dir, "-c", "user.name=Dev", "-c", "user.email=dev@example.com"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    const auto date =
-        "@" + std::to_string(k_t0 + static_cast<util::UnixSeconds>(hours * 3600)) + " +0000";
-    auto r = run_command(argv, {"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date});
-    if (r.exit_code != 0)
-        FAIL("git " + util::join(args, " ") + " failed: " + r.err);
-    return std::string(util::trim(r.out));
+    return git_at(dir, args, k_t0 + static_cast<util::UnixSeconds>(hours * 3600));
 }
 
 void commit(const std::string& dir, double hours, const std::string& msg,
