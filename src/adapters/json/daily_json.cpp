@@ -38,17 +38,14 @@ void put_attribution(Writer& w, const core::Attribution& a) {
     w.Bool(a.environment_known);
     put_strings(w, "components", a.components);
     put_strings(w, "changed_repos", a.changed_repos);
-    w.Key("environment_diff");
-    w.StartArray();
-    for (const auto& c : a.diff) {
+    json_write::put_array(w, "environment_diff", a.diff, [&](const auto& c) {
         w.StartObject();
         put(w, "component", c.component);
         put(w, "name", core::environment_component_name(c.component));
         put(w, "before", c.before);
         put(w, "after", c.after);
         w.EndObject();
-    }
-    w.EndArray();
+    });
     put(w, "summary", core::describe_attribution(a));
     w.EndObject();
 }
@@ -123,9 +120,7 @@ std::string daily_to_json(const core::DailyResult& r) {
         w.EndObject();
     }
     w.EndArray();
-    w.Key("boundaries");
-    w.StartArray();
-    for (const auto& b : s.boundaries) {
+    json_write::put_array(w, "boundaries", s.boundaries, [&](const auto& b) {
         w.StartObject();
         put(w, "last_before", s.points[b.last_before].label);
         put(w, "first_after", s.points[b.first_after].label);
@@ -157,8 +152,7 @@ std::string daily_to_json(const core::DailyResult& r) {
             if (f.point == s.points[b.first_after].label)
                 json_failure::put_failure_log(w, "first_bad_log", f);
         w.EndObject();
-    }
-    w.EndArray();
+    });
     w.Key("skipped");
     w.StartArray();
     for (auto i : s.skipped) {

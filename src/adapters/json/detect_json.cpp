@@ -33,9 +33,7 @@ std::string detect_to_json(const core::DetectResult& r) {
     put(w, "relative_noise", r.relative_noise);
     if (r.failure_rates) // levels are failure rates, relative_change their difference
         put(w, "mode", std::string("exit-code"));
-    w.Key("change_points");
-    w.StartArray();
-    for (const auto& c : r.change_points) {
+    json_write::put_array(w, "change_points", r.change_points, [&](const auto& c) {
         w.StartObject();
         put(w, "last_before", c.last_before);
         put(w, "first_after", c.first_after);
@@ -45,11 +43,8 @@ std::string detect_to_json(const core::DetectResult& r) {
         put(w, "p_value", c.p_value);
         put(w, "kind", std::string(core::to_string(c.kind)));
         w.EndObject();
-    }
-    w.EndArray();
-    w.Key("segments");
-    w.StartArray();
-    for (const auto& s : r.segments) {
+    });
+    json_write::put_array(w, "segments", r.segments, [&](const auto& s) {
         w.StartObject();
         put(w, "first", s.first_label);
         put(w, "last", s.last_label);
@@ -57,18 +52,14 @@ std::string detect_to_json(const core::DetectResult& r) {
         w.Uint64(s.points);
         put(w, "level", s.level);
         w.EndObject();
-    }
-    w.EndArray();
+    });
     json_write::put_strings(w, "outliers", r.outliers);
-    w.Key("failed");
-    w.StartArray();
-    for (const auto& f : r.failed) {
+    json_write::put_array(w, "failed", r.failed, [&](const auto& f) {
         w.StartObject();
         put(w, "label", f.label);
         put(w, "reason", f.reason);
         w.EndObject();
-    }
-    w.EndArray();
+    });
     w.EndObject();
     return std::string(buf.GetString(), buf.GetSize()) + "\n";
 }

@@ -63,11 +63,7 @@ std::string hourly_to_json(const core::HourlyResult& r) {
     put(w, "message", r.message);
     put(w, "metric", r.metric);
     put(w, "mode", r.failure_rates ? "exit-code" : "metric");
-    w.Key("states");
-    w.StartArray();
-    for (const auto& s : r.states)
-        state(w, s);
-    w.EndArray();
+    json_write::put_array(w, "states", r.states, [&](const auto& s) { state(w, s); });
     w.Key("window");
     w.StartObject();
     w.Key("last_good");
@@ -95,11 +91,7 @@ std::string hourly_to_json(const core::HourlyResult& r) {
     }
     w.EndObject();
     put_map(w, "compare_urls", r.compare_urls);
-    w.Key("commit_steps");
-    w.StartArray();
-    for (const auto& s : r.commit_steps)
-        state(w, s);
-    w.EndArray();
+    json_write::put_array(w, "commit_steps", r.commit_steps, [&](const auto& s) { state(w, s); });
     if (r.culprit) {
         w.Key("culprit");
         w.StartObject();

@@ -77,4 +77,14 @@ template <class W> void put_doubles(W& w, const char* key, const std::vector<dou
     w.EndArray();
 }
 
+/// Writes `"KEY": [...]`, `each(item)` writing each item of `items`.
+template <class W, class Items, class Each>
+void put_array(W& w, const char* key, const Items& items, Each&& each) {
+    w.Key(key);
+    w.StartArray();
+    for (const auto& x : items)
+        each(x);
+    w.EndArray();
+}
+
 } // namespace perfsweep::adapters::json_write

@@ -521,26 +521,14 @@ std::string report_input_to_json(const core::ReportInput& in) {
     put(w, "direction", std::string(core::to_string(in.direction)));
     put(w, "verdict", in.verdict);
     put(w, "mode", in.failure_rates ? "exit-code" : "metric");
-    w.Key("change_points");
-    w.StartArray();
-    for (const auto& s : in.change_points)
-        write_shift(w, s);
-    w.EndArray();
-    w.Key("daily_points");
-    w.StartArray();
-    for (const auto& p : in.daily_points)
-        write_point(w, p);
-    w.EndArray();
-    w.Key("boundaries");
-    w.StartArray();
-    for (const auto& s : in.boundaries)
-        write_shift(w, s);
-    w.EndArray();
-    w.Key("hourly_states");
-    w.StartArray();
-    for (const auto& s : in.hourly_states)
-        write_state(w, s);
-    w.EndArray();
+    json_write::put_array(w, "change_points", in.change_points,
+                          [&](const auto& s) { write_shift(w, s); });
+    json_write::put_array(w, "daily_points", in.daily_points,
+                          [&](const auto& p) { write_point(w, p); });
+    json_write::put_array(w, "boundaries", in.boundaries,
+                          [&](const auto& s) { write_shift(w, s); });
+    json_write::put_array(w, "hourly_states", in.hourly_states,
+                          [&](const auto& s) { write_state(w, s); });
     if (in.window) {
         w.Key("window");
         w.StartObject();
@@ -578,15 +566,9 @@ std::string report_input_to_json(const core::ReportInput& in) {
         put(w, "url", in.culprit->url);
         w.EndObject();
     }
-    w.Key("skipped");
-    w.StartArray();
-    for (const auto& p : in.skipped)
-        write_point(w, p);
-    w.EndArray();
+    json_write::put_array(w, "skipped", in.skipped, [&](const auto& p) { write_point(w, p); });
     if (!in.failure_logs.empty()) {
-        w.Key("failure_logs");
-        w.StartArray();
-        for (const auto& l : in.failure_logs) {
+        json_write::put_array(w, "failure_logs", in.failure_logs, [&](const auto& l) {
             w.StartObject();
             put(w, "stage", l.stage);
             put(w, "point", l.point);
@@ -594,13 +576,10 @@ std::string report_input_to_json(const core::ReportInput& in) {
             put(w, "status", l.status);
             put(w, "excerpt", l.excerpt);
             w.EndObject();
-        }
-        w.EndArray();
+        });
     }
     if (!in.attributions.empty()) {
-        w.Key("attributions");
-        w.StartArray();
-        for (const auto& a : in.attributions) {
+        json_write::put_array(w, "attributions", in.attributions, [&](const auto& a) {
             w.StartObject();
             put(w, "last_good", a.last_good);
             put(w, "first_bad", a.first_bad);
@@ -611,21 +590,17 @@ std::string report_input_to_json(const core::ReportInput& in) {
             w.Bool(a.environment_known);
             json_write::put_strings(w, "components", a.components);
             json_write::put_strings(w, "changed_repos", a.changed_repos);
-            w.Key("environment_diff");
-            w.StartArray();
-            for (const auto& c : a.diff) {
+            json_write::put_array(w, "environment_diff", a.diff, [&](const auto& c) {
                 w.StartObject();
                 put(w, "component", c.component);
                 put(w, "name", c.name);
                 put(w, "before", c.before);
                 put(w, "after", c.after);
                 w.EndObject();
-            }
-            w.EndArray();
+            });
             put(w, "summary", a.summary);
             w.EndObject();
-        }
-        w.EndArray();
+        });
     }
     put_map(w, "repos", in.repo_urls);
     put_map(w, "runner", in.runner);
