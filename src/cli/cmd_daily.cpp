@@ -1,5 +1,6 @@
 #include "app/daily.hpp"
 #include "cli/context.hpp"
+#include "cli/history_option.hpp"
 #include "cli/output.hpp"
 #include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
@@ -81,12 +82,7 @@ void execute(DailyFlags& f, Context& ctx) {
     if (cfg.exit_code_mode)
         o.identity += "mode=exit-code\n";
 
-    std::unique_ptr<ports::HistoryStore> history;
-    if (!f.history.empty()) {
-        if (!a.open_history)
-            throw_infra("no history store is available in this build");
-        history = a.open_history(f.history);
-    }
+    auto history = open_history_option(a, f.history);
     auto runner = a.make_runner(cfg);
     std::unique_ptr<ports::BuildingRunner> probe;
     if (!f.probe.empty()) {

@@ -3,6 +3,7 @@
 
 #include "app/run_point.hpp"
 #include "cli/context.hpp"
+#include "cli/history_option.hpp"
 #include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
 #include "core/probe_decision.hpp"
@@ -52,10 +53,7 @@ double good_level(const ProbeFlags& f, const ports::RunnerConfig& cfg, Context& 
     }
     if (!f.reference.empty())
         return parse_number(f.reference, "--reference");
-    auto& a = ctx.adapters;
-    if (!a.open_history)
-        throw_infra("no history store is available in this build");
-    auto store = a.open_history(f.history);
+    auto store = open_history_option(ctx.adapters, f.history); // not empty here
     const auto load = store->load();
     const std::string bench = cfg.benchmark.empty() ? cfg.test_command : cfg.benchmark;
     for (auto it = load.records.rbegin(); it != load.records.rend(); ++it)

@@ -1,5 +1,6 @@
 #include "app/run_point.hpp"
 #include "cli/context.hpp"
+#include "cli/history_option.hpp"
 #include "cli/output.hpp"
 #include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
@@ -66,12 +67,7 @@ void execute(RunFlags& f, Context& ctx) {
                     ? f.date
                     : util::format_iso8601(static_cast<util::UnixSeconds>(a.clock->now()));
 
-    std::unique_ptr<ports::HistoryStore> history;
-    if (!f.history.empty()) {
-        if (!a.open_history)
-            throw_infra("no history store is available in this build");
-        history = a.open_history(f.history);
-    }
+    auto history = open_history_option(a, f.history);
     auto runner = a.make_runner(cfg);
     auto m = app::run_point(*runner, cfg.build_command.empty() ? nullptr : runner.get(), req,
                             history.get());
