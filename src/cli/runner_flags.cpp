@@ -7,144 +7,132 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstddef>
+
 namespace perfsweep::cli {
 
 namespace {
 
-const char* standard_help(RunnerOption o) {
-    switch (o) {
-    case RunnerOption::runtime:
-        return "none | docker | podman | slurm";
-    case RunnerOption::image:
-        return "Image template, e.g. ghcr.io/nvidia/jax:nightly-{date}";
-    case RunnerOption::test:
-        return "Benchmark command template (split once, no shell), e.g. 'python3 b.py {gpu}'";
-    case RunnerOption::build:
-        return "Build command run before the test (in the kept container with --keep-container)";
-    case RunnerOption::keep_container:
-        return "docker/podman: one long-lived container; build and test run with exec";
-    case RunnerOption::warmup:
-        return "Runs discarded first";
-    case RunnerOption::timeout:
-        return "Per-run timeout (90s, 30m, 2h)";
-    case RunnerOption::timeout_seconds:
-        return "per run timeout in seconds (default 1800)";
-    case RunnerOption::gpus:
-        return "GPU pool, e.g. 0,1,2,3 (one worker per GPU)";
-    case RunnerOption::metric:
-        return "Metric name; default regex '<M>: <number>'";
-    case RunnerOption::metric_regex:
-        return "ECMAScript regex with one capture group holding the number";
-    case RunnerOption::unit:
-        return "Unit (default: the metric name)";
-    case RunnerOption::benchmark:
-        return "Benchmark name (default: the test command)";
-    case RunnerOption::direction:
-        return "higher | lower (which is better)";
-    case RunnerOption::logs:
-        return "Directory for per-run logs";
-    case RunnerOption::logs_dir:
-        return "where run logs go (default perfsweep-logs)";
-    case RunnerOption::mount:
-        return "Container mount SRC:DST[:ro] (repeatable)";
-    case RunnerOption::env_probe:
-        return "Environment fingerprint probe, run once per image: default (built-in script: CUDA, "
-               "cuDNN, NCCL, cuBLAS, driver, GPU, Python packages), none, or a command "
-               "printing key=value lines";
-    case RunnerOption::env:
-        return "Extra environment NAME=VALUE (repeatable)";
-    case RunnerOption::workdir:
-        return "Working directory ({workdir})";
-    case RunnerOption::keep_images:
-        return "Do not remove images perfsweep pulled";
-    case RunnerOption::srun_arg:
-        return "Extra srun argument, e.g. --partition=gpu (repeatable)";
-    case RunnerOption::mode:
-        return "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, >=128 abort)";
-    }
-    return "";
-}
+using O = RunnerOption;
 
-// Adds one flag; returns the option, or nullptr for a flag (no value, no default to show).
-CLI::Option* add_one(CLI::App* cmd, RunnerFlags& f, RunnerOption o, const std::string& help) {
+/// A flag's name, standard help text and whether --help shows its default.
+struct Standard {
+    RunnerOption option;
+    const char* name;
+    const char* help;
+    bool shows_default;
+};
+
+// In RunnerOption order (checked below).
+constexpr Standard k_standard[] = {
+    {O::runtime, "--runtime", "none | docker | podman | slurm", true},
+    {O::image, "--image", "Image template, e.g. ghcr.io/nvidia/jax:nightly-{date}", false},
+    {O::test, "--test",
+     "Benchmark command template (split once, no shell), e.g. 'python3 b.py {gpu}'", false},
+    {O::build, "--build",
+     "Build command run before the test (in the kept container with --keep-container)", false},
+    {O::keep_container, "--keep-container",
+     "docker/podman: one long-lived container; build and test run with exec", false},
+    {O::warmup, "--warmup", "Runs discarded first", true},
+    {O::timeout, "--timeout", "Per-run timeout (90s, 30m, 2h)", true},
+    {O::timeout_seconds, "--timeout", "per run timeout in seconds (default 1800)", false},
+    {O::gpus, "--gpus", "GPU pool, e.g. 0,1,2,3 (one worker per GPU)", false},
+    {O::metric, "--metric", "Metric name; default regex '<M>: <number>'", true},
+    {O::metric_regex, "--metric-regex",
+     "ECMAScript regex with one capture group holding the number", false},
+    {O::unit, "--unit", "Unit (default: the metric name)", false},
+    {O::benchmark, "--benchmark", "Benchmark name (default: the test command)", false},
+    {O::direction, "--direction", "higher | lower (which is better)", true},
+    {O::logs, "--logs", "Directory for per-run logs", true},
+    {O::logs_dir, "--logs-dir", "where run logs go (default perfsweep-logs)", false},
+    {O::mount, "--mount", "Container mount SRC:DST[:ro] (repeatable)", false},
+    {O::env_probe, "--env-probe",
+     "Environment fingerprint probe, run once per image: default (built-in script: CUDA, cuDNN, "
+     "NCCL, cuBLAS, driver, GPU, Python packages), none, or a command printing key=value lines",
+     true},
+    {O::env, "--env", "Extra environment NAME=VALUE (repeatable)", false},
+    {O::workdir, "--workdir", "Working directory ({workdir})", false},
+    {O::keep_images, "--keep-images", "Do not remove images perfsweep pulled", false},
+    {O::srun_arg, "--srun-arg", "Extra srun argument, e.g. --partition=gpu (repeatable)", false},
+    {O::mode, "--mode",
+     "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, >=128 abort)", true},
+};
+
+constexpr bool in_enum_order() {
+    std::size_t i = 0;
+    for (const auto& s : k_standard)
+        if (static_cast<std::size_t>(s.option) != i++)
+            return false;
+    return i == static_cast<std::size_t>(O::mode) + 1;
+}
+static_assert(in_enum_order(), "k_standard must list every RunnerOption in order");
+
+// Adds one flag named `name`; returns the option, or nullptr for a flag without a value.
+CLI::Option* add_one(CLI::App* cmd, RunnerFlags& f, RunnerOption o, const std::string& name,
+                     const std::string& help) {
     auto& c = f.cfg;
+    auto option = [&](auto& target) { return cmd->add_option(name, target, help); };
     switch (o) {
-    case RunnerOption::runtime:
-        return cmd->add_option("--runtime", c.runtime, help);
-    case RunnerOption::image:
-        return cmd->add_option("--image", c.image, help);
-    case RunnerOption::test:
-        return cmd->add_option("--test", c.test_command, help);
-    case RunnerOption::build:
-        return cmd->add_option("--build", c.build_command, help);
-    case RunnerOption::keep_container:
-        cmd->add_flag("--keep-container", c.kept_container, help);
+    case O::runtime:
+        return option(c.runtime);
+    case O::image:
+        return option(c.image);
+    case O::test:
+        return option(c.test_command);
+    case O::build:
+        return option(c.build_command);
+    case O::keep_container:
+        cmd->add_flag(name, c.kept_container, help);
         return nullptr;
-    case RunnerOption::warmup:
-        return cmd->add_option("--warmup", c.warmup, help);
-    case RunnerOption::timeout:
-        return cmd->add_option("--timeout", f.timeout, help);
-    case RunnerOption::timeout_seconds:
+    case O::warmup:
+        return option(c.warmup);
+    case O::timeout:
+        return option(f.timeout);
+    case O::timeout_seconds:
         f.timeout_in_seconds = true;
-        return cmd->add_option("--timeout", c.timeout_s, help);
-    case RunnerOption::gpus:
-        return cmd->add_option("--gpus", f.gpus, help);
-    case RunnerOption::metric:
-        return cmd->add_option("--metric", c.metric, help);
-    case RunnerOption::metric_regex:
-        return cmd->add_option("--metric-regex", c.metric_regex, help);
-    case RunnerOption::unit:
-        return cmd->add_option("--unit", c.unit, help);
-    case RunnerOption::benchmark:
-        return cmd->add_option("--benchmark", c.benchmark, help);
-    case RunnerOption::direction:
-        return cmd->add_option("--direction", f.direction, help);
-    case RunnerOption::logs:
-        return cmd->add_option("--logs", c.logs_dir, help);
-    case RunnerOption::logs_dir:
-        return cmd->add_option("--logs-dir", c.logs_dir, help);
-    case RunnerOption::mount:
-        return cmd->add_option("--mount", c.mounts, help);
-    case RunnerOption::env_probe:
+        return option(c.timeout_s);
+    case O::gpus:
+        return option(f.gpus);
+    case O::metric:
+        return option(c.metric);
+    case O::metric_regex:
+        return option(c.metric_regex);
+    case O::unit:
+        return option(c.unit);
+    case O::benchmark:
+        return option(c.benchmark);
+    case O::direction:
+        return option(f.direction);
+    case O::logs:
+    case O::logs_dir:
+        return option(c.logs_dir);
+    case O::mount:
+        return option(c.mounts);
+    case O::env_probe:
         c.env_probe = "default";
-        return cmd->add_option("--env-probe", c.env_probe, help);
-    case RunnerOption::env:
-        return cmd->add_option("--env", f.env, help);
-    case RunnerOption::workdir:
-        return cmd->add_option("--workdir", c.workdir, help);
-    case RunnerOption::keep_images:
-        cmd->add_flag("--keep-images", c.keep_images, help);
+        return option(c.env_probe);
+    case O::env:
+        return option(f.env);
+    case O::workdir:
+        return option(c.workdir);
+    case O::keep_images:
+        cmd->add_flag(name, c.keep_images, help);
         return nullptr;
-    case RunnerOption::srun_arg:
-        return cmd->add_option("--srun-arg", c.srun_args, help);
-    case RunnerOption::mode:
-        return cmd->add_option("--mode", f.mode, help);
+    case O::srun_arg:
+        return option(c.srun_args);
+    case O::mode:
+        return option(f.mode);
     }
     return nullptr;
-}
-
-bool shows_default(RunnerOption o) {
-    switch (o) {
-    case RunnerOption::runtime:
-    case RunnerOption::warmup:
-    case RunnerOption::timeout:
-    case RunnerOption::metric:
-    case RunnerOption::direction:
-    case RunnerOption::logs:
-    case RunnerOption::env_probe:
-    case RunnerOption::mode:
-        return true;
-    default:
-        return false;
-    }
 }
 
 } // namespace
 
 void add_runner_flags(CLI::App* cmd, RunnerFlags& f, std::initializer_list<RunnerFlag> which) {
     for (const auto& w : which) {
-        auto* opt = add_one(cmd, f, w.option, w.help ? w.help : standard_help(w.option));
-        if (opt && w.show_default && shows_default(w.option))
+        const auto& st = k_standard[static_cast<std::size_t>(w.option)];
+        auto* opt = add_one(cmd, f, w.option, st.name, w.help ? w.help : st.help);
+        if (opt && w.show_default && st.shows_default)
             opt->capture_default_str();
     }
 }
