@@ -1,5 +1,6 @@
 #include "app/daily.hpp"
 #include "cli/context.hpp"
+#include "cli/flag_values.hpp"
 #include "cli/history_option.hpp"
 #include "cli/output.hpp"
 #include "cli/runner_flags.hpp"
@@ -50,10 +51,7 @@ void execute(DailyFlags& f, Context& ctx) {
     o.from = f.from;
     o.to = f.to;
     o.benchmark = cfg.benchmark;
-    const auto strategy = core::parse_strategy(f.strategy);
-    if (!strategy)
-        throw_usage("--strategy '" + f.strategy + "': expected exhaustive, adaptive or bisect");
-    o.sweep.strategy = *strategy;
+    o.sweep.strategy = strategy_flag(f.strategy);
     o.sweep.repeats = f.repeats;
     o.sweep.max_repeats = std::max(f.max_repeats, f.repeats);
     o.sweep.min_span = f.min_span;

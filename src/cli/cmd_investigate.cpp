@@ -1,6 +1,7 @@
 #include "app/detect.hpp"
 #include "app/investigate.hpp"
 #include "cli/context.hpp"
+#include "cli/flag_values.hpp"
 #include "cli/output.hpp"
 #include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
@@ -48,10 +49,7 @@ void execute(InvestigateFlags& f, Context& ctx) {
     o.hourly_options.exit_code_mode = d.exit_code_mode;
     if (d.benchmark.empty())
         d.benchmark = d.test_command;
-    const auto strategy = core::parse_strategy(f.strategy);
-    if (!strategy)
-        throw_usage("--strategy '" + f.strategy + "': expected exhaustive, adaptive or bisect");
-    o.daily.sweep.strategy = *strategy;
+    o.daily.sweep.strategy = strategy_flag(f.strategy);
     o.daily.sweep.max_repeats = std::max(o.daily.sweep.max_repeats, o.daily.sweep.repeats);
     o.daily.sweep.direction = d.direction;
     o.daily.sweep.min_change = o.threshold;

@@ -1,5 +1,6 @@
 #include "cli/runner_flags.hpp"
 
+#include "cli/flag_values.hpp"
 #include "core/exit_code.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -153,10 +154,7 @@ ports::RunnerConfig runner_config(const RunnerFlags& f) {
                         "': expected a duration such as 90s, 30m or 2h");
         cfg.timeout_s = static_cast<double>(*timeout);
     }
-    const auto dir = core::parse_direction(f.direction);
-    if (!dir)
-        throw_usage("--direction '" + f.direction + "': expected higher or lower");
-    cfg.direction = *dir;
+    cfg.direction = direction_flag(f.direction);
     cfg.exit_code_mode = exit_code_mode(f);
     if (!f.gpus.empty())
         for (const auto& g : util::split(f.gpus, ','))
