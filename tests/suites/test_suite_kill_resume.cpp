@@ -10,6 +10,7 @@
 // Figure: kills, distinct kill points, measurements lost, finished runs repeated, final result
 // identical to an uninterrupted run.
 
+#include "support/child_exec.hpp"
 #include "support/figures.hpp"
 #include "support/git_repo.hpp"
 #include "support/temp_dir.hpp"
@@ -53,8 +54,6 @@ struct Ended {
 Ended run_once(const std::string& dir, const std::vector<std::string>& args,
                const std::string& crash, int kill_after_ms) {
     const auto out_path = dir + "/last.out", err_path = dir + "/last.err";
-    std::vector<std::string> argv{PERFSWEEP_EXE};
-    argv.insert(argv.end(), args.begin(), args.end());
     // Opened here, not in the child: a kill before the child gets to run leaves them empty.
     const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -69,12 +68,7 @@ Ended run_once(const std::string& dir, const std::vector<std::string>& args,
             ::unsetenv("PERFSWEEP_CRASH_AT");
         else
             ::setenv("PERFSWEEP_CRASH_AT", crash.c_str(), 1);
-        std::vector<char*> cargv;
-        for (auto& s : argv)
-            cargv.push_back(s.data());
-        cargv.push_back(nullptr);
-        ::execv(cargv[0], cargv.data());
-        ::_exit(127);
+        exec_perfsweep(args);
     }
     ::close(o);
     ::close(e);
