@@ -1,6 +1,9 @@
 #include "app/daily.hpp"
 #include "cli/context.hpp"
+#include "cli/flag_values.hpp"
+#include "cli/history_option.hpp"
 #include "cli/output.hpp"
+#include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
 #include "report/daily_text.hpp"
 #include "report/log_excerpt.hpp"
@@ -18,15 +21,13 @@ namespace perfsweep::cli {
 namespace {
 
 struct DailyFlags {
-    ports::RunnerConfig cfg;
-    std::string mode = "metric";
-    std::string from, to, strategy = "adaptive", timeout = "30m", gpus, direction = "higher";
+    RunnerFlags runner;
+    std::string from, to, strategy = "adaptive";
     std::string state, history, max_time, probe;
     int repeats = 3, max_repeats = 12, min_span = 5;
     double min_change = 0.02;
     long max_runs = 0;
     bool rerun = false, json = false;
-    std::vector<std::string> env;
 };
 
 // Exit-code mode: the first failing run of each regression's first bad nightly, as an excerpt
@@ -42,28 +43,7 @@ void execute(DailyFlags& f, Context& ctx) {
     auto& a = ctx.adapters;
     if (!a.make_runner || !a.measurement_json || !a.measurement_from_json)
         throw_infra("no runner or JSON codec is available in this build");
-    auto cfg = f.cfg;
-    const auto timeout = util::parse_duration(f.timeout);
-    if (!timeout)
-        throw_usage("--timeout '" + f.timeout + "': expected a duration such as 90s, 30m or 2h");
-    cfg.timeout_s = static_cast<double>(*timeout);
-    const auto dir = core::parse_direction(f.direction);
-    if (!dir)
-        throw_usage("--direction '" + f.direction + "': expected higher or lower");
-    cfg.direction = *dir;
-    const auto mode = core::parse_run_mode(f.mode);
-    if (!mode)
-        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
-    cfg.exit_code_mode = *mode == core::RunMode::exit_code;
-    if (!f.gpus.empty())
-        for (const auto& g : util::split(f.gpus, ','))
-            cfg.gpus.emplace_back(util::trim(g));
-    for (const auto& kv : f.env) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw_usage("--env '" + kv + "': expected NAME=VALUE");
-        cfg.env[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
+    auto cfg = runner_config(f.runner);
     if (cfg.benchmark.empty())
         cfg.benchmark = cfg.test_command;
 
@@ -71,10 +51,7 @@ void execute(DailyFlags& f, Context& ctx) {
     o.from = f.from;
     o.to = f.to;
     o.benchmark = cfg.benchmark;
-    const auto strategy = core::parse_strategy(f.strategy);
-    if (!strategy)
-        throw_usage("--strategy '" + f.strategy + "': expected exhaustive, adaptive or bisect");
-    o.sweep.strategy = *strategy;
+    o.sweep.strategy = strategy_flag(f.strategy);
     o.sweep.repeats = f.repeats;
     o.sweep.max_repeats = std::max(f.max_repeats, f.repeats);
     o.sweep.min_span = f.min_span;
@@ -103,12 +80,7 @@ void execute(DailyFlags& f, Context& ctx) {
     if (cfg.exit_code_mode)
         o.identity += "mode=exit-code\n";
 
-    std::unique_ptr<ports::HistoryStore> history;
-    if (!f.history.empty()) {
-        if (!a.open_history)
-            throw_infra("no history store is available in this build");
-        history = a.open_history(f.history);
-    }
+    auto history = open_history_option(a, f.history);
     auto runner = a.make_runner(cfg);
     std::unique_ptr<ports::BuildingRunner> probe;
     if (!f.probe.empty()) {
@@ -151,14 +123,14 @@ void add_daily(CLI::App& app, Context& ctx) {
     cmd->add_option("--from", f->from, "First date YYYY-MM-DD (tag date, publisher's time zone)")
         ->required();
     cmd->add_option("--to", f->to, "Last date YYYY-MM-DD")->required();
-    cmd->add_option("--image", f->cfg.image,
-                    "Image template with {date} or {yyyy} {mm} {dd}, e.g. "
-                    "ghcr.io/nvidia/jax:nightly-{date} or ghcr.io/nvidia/jax:jax-{date}");
-    cmd->add_option("--runtime", f->cfg.runtime, "none | docker | podman | slurm")
-        ->capture_default_str();
-    cmd->add_option("--test", f->cfg.test_command,
-                    "Benchmark command template (split once, no shell)")
-        ->required();
+    using O = RunnerOption;
+    add_runner_flags(
+        cmd, f->runner,
+        {{O::image, "Image template with {date} or {yyyy} {mm} {dd}, e.g. "
+                    "ghcr.io/nvidia/jax:nightly-{date} or ghcr.io/nvidia/jax:jax-{date}"},
+         O::runtime,
+         {O::test, "Benchmark command template (split once, no shell)"}});
+    cmd->get_option("--test")->required();
     cmd->add_option("--strategy", f->strategy, "exhaustive | adaptive | bisect")
         ->capture_default_str();
     cmd->add_option("--repeats", f->repeats, "Values per date at first")->capture_default_str();
@@ -170,7 +142,8 @@ void add_daily(CLI::App& app, Context& ctx) {
     cmd->add_option("--min-change", f->min_change,
                     "Smallest relative change to find (0.02 = 2 %); smaller ones are ignored")
         ->capture_default_str();
-    cmd->add_option("--gpus", f->gpus, "GPU pool, e.g. 0,1 (that many dates run in parallel)");
+    add_runner_flags(cmd, f->runner,
+                     {{O::gpus, "GPU pool, e.g. 0,1 (that many dates run in parallel)"}});
     cmd->add_option("--state", f->state,
                     "State directory: every finished run is committed there; rerunning the same "
                     "command resumes");
@@ -185,34 +158,10 @@ void add_daily(CLI::App& app, Context& ctx) {
                     "('NAME SHA [ISO-TIME]' lines or git-clone.yaml), e.g. cat "
                     "/opt/manifest.d/git-clone.yaml");
     cmd->add_flag("--json", f->json, "Print the result as JSON");
-    cmd->add_option("--timeout", f->timeout, "Per-run timeout (90s, 30m, 2h)")
-        ->capture_default_str();
-    cmd->add_option("--warmup", f->cfg.warmup, "Runs discarded first")->capture_default_str();
-    cmd->add_option("--metric", f->cfg.metric, "Metric name; default regex '<M>: <number>'")
-        ->capture_default_str();
-    cmd->add_option("--metric-regex", f->cfg.metric_regex,
-                    "ECMAScript regex with one capture group holding the number");
-    cmd->add_option("--unit", f->cfg.unit, "Unit (default: the metric name)");
-    cmd->add_option("--benchmark", f->cfg.benchmark, "Benchmark name (default: the test command)");
-    cmd->add_option("--direction", f->direction, "higher | lower (which is better)")
-        ->capture_default_str();
-    cmd->add_option("--logs", f->cfg.logs_dir, "Directory for per-run logs")->capture_default_str();
-    cmd->add_option("--mount", f->cfg.mounts, "Container mount SRC:DST[:ro] (repeatable)");
-    f->cfg.env_probe = "default";
-    cmd->add_option(
-           "--env-probe", f->cfg.env_probe,
-           "Environment fingerprint probe, run once per image: default (built-in script: CUDA, "
-           "cuDNN, NCCL, cuBLAS, driver, GPU, Python packages), none, or a command "
-           "printing key=value lines")
-        ->capture_default_str();
-    cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
-    cmd->add_option("--workdir", f->cfg.workdir, "Working directory ({workdir})");
-    cmd->add_option("--srun-arg", f->cfg.srun_args,
-                    "Extra srun argument, e.g. --partition=gpu (repeatable)");
-    cmd->add_option("--mode", f->mode,
-                    "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, "
-                    ">=128 abort)")
-        ->capture_default_str();
+    add_runner_flags(cmd, f->runner,
+                     {O::timeout, O::warmup, O::metric, O::metric_regex, O::unit, O::benchmark,
+                      O::direction, O::logs, O::mount, O::env_probe, O::env, O::workdir,
+                      O::srun_arg, O::mode});
     cmd->callback([f, &ctx] { execute(*f, ctx); });
 }
 

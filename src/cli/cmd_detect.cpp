@@ -1,5 +1,6 @@
 #include "app/detect.hpp"
 #include "cli/context.hpp"
+#include "cli/flag_values.hpp"
 #include "cli/output.hpp"
 #include "report/detect_text.hpp"
 #include "util/error.hpp"
@@ -44,17 +45,10 @@ void add_detect(CLI::App& app, Context& ctx) {
     cmd->callback([&ctx, flags] {
         auto& a = ctx.adapters;
         app::DetectRequest req = flags->request;
-        if (!flags->format.empty()) {
-            req.format = core::parse_import_format(flags->format);
-            if (!req.format)
-                throw_usage("--format '" + flags->format +
-                            "': expected csv, grep, benchmark-action or jsonl");
-        }
-        if (!flags->direction.empty()) {
-            req.direction = core::parse_direction(flags->direction);
-            if (!req.direction)
-                throw_usage("--direction '" + flags->direction + "': expected higher or lower");
-        }
+        if (!flags->format.empty())
+            req.format = import_format_flag(flags->format);
+        if (!flags->direction.empty())
+            req.direction = direction_flag(flags->direction);
         req.options.threshold = app::parse_threshold(flags->threshold);
         const app::DetectOutcome out = app::run_detect(req, a);
         for (const auto& w : out.warnings)

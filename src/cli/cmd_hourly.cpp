@@ -3,6 +3,7 @@
 #include "app/hourly.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
+#include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "report/log_excerpt.hpp"
@@ -30,24 +31,15 @@ struct HourlyFlags {
     std::string step = "1h";
     bool plan = false;
     bool any_parent = false;
-    std::string build, test;
-    std::string runtime = "none";
-    std::string image;
     std::string strategy = "adaptive";
     int repeats = 3;
     int max_repeats = 12;
-    std::string env_probe = "default";
     std::string state_dir;
     int max_builds = 0;
     std::string max_time;
     bool to_commit = false;
     bool json = false;
-    std::string metric = "MLUPS";
-    std::string metric_regex;
-    std::string direction = "higher";
-    double timeout = 1800;
-    std::string logs_dir = "perfsweep-logs";
-    std::string mode = "metric";
+    RunnerFlags runner; ///< --build --test --runtime --image --metric ... --mode
 };
 
 std::pair<std::string, std::string> name_value(const std::string& s, const std::string& flag,
@@ -194,13 +186,11 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
         o.max_time = static_cast<double>(*d);
     }
     o.to_commit = f.to_commit;
-    o.settings_key = "build=" + f.build + " test=" + f.test + " runtime=" + f.runtime +
-                     " image=" + f.image + " metric=" + f.metric + " regex=" + f.metric_regex +
-                     " repeats=" + std::to_string(f.repeats);
-    const auto mode = core::parse_run_mode(f.mode);
-    if (!mode)
-        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
-    o.exit_code_mode = *mode == core::RunMode::exit_code;
+    const auto& c = f.runner.cfg;
+    o.settings_key = "build=" + c.build_command + " test=" + c.test_command +
+                     " runtime=" + c.runtime + " image=" + c.image + " metric=" + c.metric +
+                     " regex=" + c.metric_regex + " repeats=" + std::to_string(f.repeats);
+    o.exit_code_mode = exit_code_mode(f.runner);
     if (o.exit_code_mode)
         o.settings_key += " mode=exit-code";
     if (ctx.adapters.secret_values)
@@ -214,25 +204,11 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
     ports.progress = a.progress;
     std::unique_ptr<ports::BuildingRunner> runner;
     if (!f.plan) {
-        if (f.build.empty() || f.test.empty())
+        if (c.build_command.empty() || c.test_command.empty())
             throw_usage("hourly: --build and --test are required unless --plan is given");
-        ports::RunnerConfig rc;
-        rc.runtime = f.runtime;
-        rc.image = f.image;
-        rc.test_command = f.test;
-        rc.build_command = f.build;
-        rc.kept_container = f.runtime == "docker" || f.runtime == "podman";
-        rc.metric = f.metric;
-        rc.metric_regex = f.metric_regex;
-        auto dir = core::parse_direction(f.direction);
-        if (!dir)
-            throw_usage("--direction '" + f.direction + "': expected higher or lower");
-        rc.direction = *dir;
-        o.direction = *dir;
-        rc.exit_code_mode = o.exit_code_mode;
-        rc.timeout_s = f.timeout;
-        rc.logs_dir = f.logs_dir;
-        rc.env_probe = f.env_probe;
+        auto rc = runner_config(f.runner);
+        rc.kept_container = rc.runtime == "docker" || rc.runtime == "podman";
+        o.direction = rc.direction;
         if (rc.kept_container)
             for (const auto& r : o.repos)
                 rc.mounts.push_back(r.path + ":" + r.path);
@@ -272,33 +248,32 @@ void add_hourly(CLI::App& app, Context& ctx) {
     cmd->add_flag("--any-parent", f->any_parent,
                   "state = newest commit by date reachable from the ref (git rev-list -1 "
                   "--before=T) instead of the first-parent main line");
-    cmd->add_option("--build", f->build, "build command ({commit:NAME} {path:NAME} {time})");
-    cmd->add_option("--test", f->test, "test command printing the metric");
-    cmd->add_option("--runtime", f->runtime, "none | docker | podman (one kept container)");
-    cmd->add_option("--image", f->image, "image of the last good environment (docker/podman)");
+    using O = RunnerOption;
+    add_runner_flags(cmd, f->runner,
+                     {{O::build, "build command ({commit:NAME} {path:NAME} {time})"},
+                      {O::test, "test command printing the metric"},
+                      {O::runtime, "none | docker | podman (one kept container)", false},
+                      {O::image, "image of the last good environment (docker/podman)"}});
     cmd->add_option("--strategy", f->strategy, "adaptive (bisect, default) | sequential");
     cmd->add_option("--repeats", f->repeats, "test runs per state (default 3)");
     cmd->add_option("--max-repeats", f->max_repeats,
                     "exit-code mode: undecided window ends double their runs up to this")
         ->capture_default_str();
-    cmd->add_option("--env-probe", f->env_probe,
-                    "environment fingerprint of the image: default | none | a command printing "
-                    "KEY=VALUE lines")
-        ->capture_default_str();
+    add_runner_flags(cmd, f->runner,
+                     {{O::env_probe, "environment fingerprint of the image: default | none | a "
+                                     "command printing KEY=VALUE lines"}});
     cmd->add_option("--state", f->state_dir, "state dir: resume without redoing builds or runs");
     cmd->add_option("--max-builds", f->max_builds, "stop after this many builds (0 = no limit)");
     cmd->add_option("--max-time", f->max_time, "stop after this long (e.g. 6h)");
     cmd->add_flag("--to-commit", f->to_commit, "narrow the window to the culprit commit");
     cmd->add_flag("--json", f->json, "print the result as JSON");
-    cmd->add_option("--metric", f->metric, "metric name (default MLUPS)");
-    cmd->add_option("--metric-regex", f->metric_regex, "regex with one group for the value");
-    cmd->add_option("--direction", f->direction, "higher | lower is better (default higher)");
-    cmd->add_option("--timeout", f->timeout, "per run timeout in seconds (default 1800)");
-    cmd->add_option("--logs-dir", f->logs_dir, "where run logs go (default perfsweep-logs)");
-    cmd->add_option("--mode", f->mode,
-                    "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, "
-                    ">=128 abort)")
-        ->capture_default_str();
+    add_runner_flags(cmd, f->runner,
+                     {{O::metric, "metric name (default MLUPS)", false},
+                      {O::metric_regex, "regex with one group for the value"},
+                      {O::direction, "higher | lower is better (default higher)", false},
+                      O::timeout_seconds,
+                      O::logs_dir,
+                      O::mode});
     cmd->callback([f, &ctx] { run_cmd(*f, ctx); });
 }
 

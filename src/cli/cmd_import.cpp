@@ -1,5 +1,6 @@
 #include "app/import.hpp"
 #include "cli/context.hpp"
+#include "cli/flag_values.hpp"
 #include "cli/output.hpp"
 #include "util/error.hpp"
 
@@ -35,18 +36,10 @@ void add_import(CLI::App& app, Context& ctx) {
     cmd->add_option("--direction", flags->direction, "higher|lower is better (default higher)");
     cmd->callback([&ctx, flags] {
         app::ImportRequest req = flags->request;
-        if (!flags->format.empty()) {
-            req.format = core::parse_import_format(flags->format);
-            if (!req.format)
-                throw_usage("--format '" + flags->format +
-                            "': expected csv, grep, benchmark-action or jsonl");
-        }
-        if (!flags->direction.empty()) {
-            auto d = core::parse_direction(flags->direction);
-            if (!d)
-                throw_usage("--direction '" + flags->direction + "': expected higher or lower");
-            req.defaults.direction = *d;
-        }
+        if (!flags->format.empty())
+            req.format = import_format_flag(flags->format);
+        if (!flags->direction.empty())
+            req.defaults.direction = direction_flag(flags->direction);
         const std::size_t n = app::run_import(req, ctx.adapters);
         print_inert("imported %zu measurement%s into %s\n", n, n == 1 ? "" : "s",
                     req.history.c_str());

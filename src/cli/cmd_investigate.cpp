@@ -1,7 +1,9 @@
 #include "app/detect.hpp"
 #include "app/investigate.hpp"
 #include "cli/context.hpp"
+#include "cli/flag_values.hpp"
 #include "cli/output.hpp"
+#include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
 #include "core/sweep_plan.hpp"
 #include "util/error.hpp"
@@ -20,12 +22,11 @@ namespace {
 
 struct InvestigateFlags {
     app::InvestigateOptions o;
-    std::string mode = "metric";
-    std::string threshold = "0.02", direction = "higher", timeout = "30m", gpus,
-                strategy = "adaptive";
+    RunnerFlags runner; ///< the daily runner (o.daily_runner)
+    std::string threshold = "0.02", strategy = "adaptive";
     std::string hourly_strategy = "adaptive", step = "1h", max_time, ref = "origin/main";
     std::string hourly_test, comment_repo, new_issue;
-    std::vector<std::string> repos, env, labels;
+    std::vector<std::string> repos, labels;
     long long pr = 0, issue = 0;
     int hourly_repeats = 0;
     bool comment = false;
@@ -43,35 +44,14 @@ void execute(InvestigateFlags& f, Context& ctx) {
     if (ctx.adapters.protect_secret_env) // the benchmarks must not inherit the token
         ctx.adapters.protect_secret_env(o.token_env);
     o.threshold = app::parse_threshold(f.threshold);
-    const auto dir = core::parse_direction(f.direction);
-    if (!dir)
-        throw_usage("--direction '" + f.direction + "': expected higher or lower");
     auto& d = o.daily_runner;
-    d.direction = *dir;
-    const auto mode = core::parse_run_mode(f.mode);
-    if (!mode)
-        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
-    d.exit_code_mode = *mode == core::RunMode::exit_code;
+    d = runner_config(f.runner);
     o.hourly_options.exit_code_mode = d.exit_code_mode;
-    const auto timeout = util::parse_duration(f.timeout);
-    if (!timeout)
-        throw_usage("--timeout '" + f.timeout + "': expected a duration such as 90s, 30m or 2h");
-    d.timeout_s = static_cast<double>(*timeout);
-    if (!f.gpus.empty())
-        for (const auto& g : util::split(f.gpus, ','))
-            d.gpus.emplace_back(util::trim(g));
-    for (const auto& kv : f.env) {
-        auto [k, v] = name_value(kv, "--env");
-        d.env[k] = v;
-    }
     if (d.benchmark.empty())
         d.benchmark = d.test_command;
-    const auto strategy = core::parse_strategy(f.strategy);
-    if (!strategy)
-        throw_usage("--strategy '" + f.strategy + "': expected exhaustive, adaptive or bisect");
-    o.daily.sweep.strategy = *strategy;
+    o.daily.sweep.strategy = strategy_flag(f.strategy);
     o.daily.sweep.max_repeats = std::max(o.daily.sweep.max_repeats, o.daily.sweep.repeats);
-    o.daily.sweep.direction = *dir;
+    o.daily.sweep.direction = d.direction;
     o.daily.sweep.min_change = o.threshold;
     if (d.exit_code_mode)
         o.daily.sweep.comparison = core::ComparisonKind::pass_fail;
@@ -96,7 +76,7 @@ void execute(InvestigateFlags& f, Context& ctx) {
     o.hourly_options.strategy = f.hourly_strategy;
     o.hourly_options.repeats = f.hourly_repeats > 0 ? f.hourly_repeats : o.daily.sweep.repeats;
     o.hourly_options.max_repeats = std::max(o.daily.sweep.max_repeats, o.hourly_options.repeats);
-    o.hourly_options.direction = *dir;
+    o.hourly_options.direction = d.direction;
     auto& h = o.hourly_runner;
     const std::string build = h.build_command; // --build binds here; keep it over the copy
     h = d;
@@ -161,19 +141,24 @@ void add_investigate(CLI::App& app, Context& ctx) {
         ->capture_default_str();
     cmd->add_flag("--fail-on-regression", o.fail_on_regression,
                   "Exit 1 when a regression is found");
-    cmd->add_option("--runtime", d.runtime, "none | docker | podman | slurm")
-        ->capture_default_str();
-    cmd->add_option("--image", d.image,
-                    "Nightly image template, e.g. ghcr.io/nvidia/jax:nightly-{date}");
-    cmd->add_option("--test", d.test_command, "Benchmark command template")->required();
+    auto& r = f->runner;
+    r.cfg = d; // the defaults of InvestigateOptions::daily_runner
+    r.env_needs_value = true;
+    using O = RunnerOption;
+    add_runner_flags(cmd, r,
+                     {O::runtime,
+                      {O::image, "Nightly image template, e.g. ghcr.io/nvidia/jax:nightly-{date}"},
+                      {O::test, "Benchmark command template"}});
+    cmd->get_option("--test")->required();
     cmd->add_option("--hourly-test", f->hourly_test,
                     "Test command for source states (default --test)");
     cmd->add_option("--build", o.hourly_runner.build_command, "Rebuild command for source states");
-    cmd->add_option("--benchmark", d.benchmark, "Benchmark name (default: the test command)");
-    cmd->add_option("--metric", d.metric, "Metric name")->capture_default_str();
-    cmd->add_option("--metric-regex", d.metric_regex, "Regex with one capture group");
-    cmd->add_option("--unit", d.unit, "Unit (default: the metric name)");
-    cmd->add_option("--direction", f->direction, "higher | lower")->capture_default_str();
+    add_runner_flags(cmd, r,
+                     {O::benchmark,
+                      {O::metric, "Metric name"},
+                      {O::metric_regex, "Regex with one capture group"},
+                      O::unit,
+                      {O::direction, "higher | lower"}});
     cmd->add_option("--repeats", o.daily.sweep.repeats, "Values per point at first")
         ->capture_default_str();
     cmd->add_option("--max-repeats", o.daily.sweep.max_repeats, "Cap for undecided points")
@@ -185,21 +170,12 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option("--max-runs", o.daily.sweep.max_runs, "Daily run budget (0 = none)");
     cmd->add_option("--max-builds", o.hourly_options.max_builds, "Hourly build budget (0 = none)");
     cmd->add_option("--max-time", f->max_time, "Wall-clock budget per stage (e.g. 6h)");
-    cmd->add_option("--timeout", f->timeout, "Per-run timeout")->capture_default_str();
-    cmd->add_option("--gpus", f->gpus, "GPU pool, e.g. 0,1,2,3");
+    add_runner_flags(cmd, r,
+                     {{O::timeout, "Per-run timeout"}, {O::gpus, "GPU pool, e.g. 0,1,2,3"}});
     cmd->add_option(
         "--commits-probe", o.commits_probe,
         "Command printing a nightly's commits, e.g. cat /opt/manifest.d/git-clone.yaml");
-    cmd->add_option("--mount", d.mounts, "Container mount SRC:DST[:ro] (repeatable)");
-    d.env_probe = "default";
-    cmd->add_option(
-           "--env-probe", d.env_probe,
-           "Environment fingerprint probe, run once per image: default (built-in script: CUDA, "
-           "cuDNN, NCCL, cuBLAS, driver, GPU, Python packages), none, or a command "
-           "printing key=value lines")
-        ->capture_default_str();
-    cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
-    cmd->add_option("--logs", d.logs_dir, "Directory for per-run logs")->capture_default_str();
+    add_runner_flags(cmd, r, {O::mount, O::env_probe, O::env, O::logs});
     cmd->add_option("--repo", f->repos, "NAME=PATH of a full source clone (repeatable)");
     cmd->add_option("--ref", f->ref, "Ref whose main line is followed")->capture_default_str();
     cmd->add_option("--step", f->step, "Hourly grid step")->capture_default_str();
@@ -222,10 +198,9 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option("--label", f->labels, "Label for --new-issue (repeatable)");
     cmd->add_option("--token-env", o.token_env, "Variable holding the GitHub token")
         ->capture_default_str();
-    cmd->add_option("--mode", f->mode,
-                    "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 skip, "
-                    ">=128 abort); config key `mode`")
-        ->capture_default_str();
+    add_runner_flags(cmd, r,
+                     {{O::mode, "metric | exit-code (exit status decides: 0 good, 1-127 bad, 125 "
+                                "skip, >=128 abort); config key `mode`"}});
     cmd->callback([f, &ctx] { execute(*f, ctx); });
 }
 

@@ -1,5 +1,6 @@
 #include "app/fanout.hpp"
 #include "cli/context.hpp"
+#include "cli/history_option.hpp"
 #include "cli/output.hpp"
 #include "report/daily_text.hpp"
 #include "util/error.hpp"
@@ -36,12 +37,7 @@ void execute(const MergeFlags& f, Context& ctx) {
         for (const auto& file : a.expand_result_files(p))
             inputs.push_back({file, a.files->read_text(file)});
 
-    std::unique_ptr<ports::HistoryStore> history;
-    if (!f.history.empty()) {
-        if (!a.open_history)
-            throw_infra("no history store is available in this build");
-        history = a.open_history(f.history);
-    }
+    auto history = open_history_option(a, f.history);
     app::MergeOptions o;
     o.from = f.from;
     o.to = f.to;

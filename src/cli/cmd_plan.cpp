@@ -1,5 +1,6 @@
 #include "app/fanout.hpp"
 #include "cli/context.hpp"
+#include "cli/history_option.hpp"
 #include "cli/output.hpp"
 #include "util/error.hpp"
 
@@ -28,12 +29,7 @@ void execute(const PlanFlags& f, Context& ctx) {
         throw_usage("--stage '" + f.stage + "': expected daily");
     if (!a.matrix_json)
         throw_infra("no matrix JSON writer is available in this build");
-    std::unique_ptr<ports::HistoryStore> history;
-    if (!f.history.empty()) {
-        if (!a.open_history)
-            throw_infra("no history store is available in this build");
-        history = a.open_history(f.history);
-    }
+    auto history = open_history_option(a, f.history);
     if (f.exclude_measured && f.benchmark.empty())
         throw_usage("--exclude-measured needs --benchmark NAME (the benchmark whose measured "
                     "dates are left out)");

@@ -3,6 +3,8 @@
 
 #include "app/run_point.hpp"
 #include "cli/context.hpp"
+#include "cli/history_option.hpp"
+#include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
 #include "core/probe_decision.hpp"
 #include "core/stats.hpp"
@@ -21,10 +23,10 @@ namespace perfsweep::cli {
 namespace {
 
 struct ProbeFlags {
-    ports::RunnerConfig cfg;
-    std::string label = "probe", timeout = "30m", direction = "higher", mode = "metric";
+    RunnerFlags runner;
+    std::string label = "probe";
     std::string history, reference, threshold = "0.05";
-    std::vector<std::string> good_values, env;
+    std::vector<std::string> good_values;
     int repeats = 1;
 };
 
@@ -51,10 +53,7 @@ double good_level(const ProbeFlags& f, const ports::RunnerConfig& cfg, Context& 
     }
     if (!f.reference.empty())
         return parse_number(f.reference, "--reference");
-    auto& a = ctx.adapters;
-    if (!a.open_history)
-        throw_infra("no history store is available in this build");
-    auto store = a.open_history(f.history);
+    auto store = open_history_option(ctx.adapters, f.history); // not empty here
     const auto load = store->load();
     const std::string bench = cfg.benchmark.empty() ? cfg.test_command : cfg.benchmark;
     for (auto it = load.records.rbegin(); it != load.records.rend(); ++it)
@@ -69,31 +68,14 @@ void execute(ProbeFlags& f, Context& ctx) {
     auto& a = ctx.adapters;
     if (!a.make_runner)
         throw_infra("no runner is available in this build");
-    auto cfg = f.cfg;
-    const auto timeout = util::parse_duration(f.timeout);
-    if (!timeout)
-        throw_usage("--timeout '" + f.timeout + "': expected a duration such as 90s, 30m or 2h");
-    cfg.timeout_s = static_cast<double>(*timeout);
-    const auto dir = core::parse_direction(f.direction);
-    if (!dir)
-        throw_usage("--direction '" + f.direction + "': expected higher or lower");
-    cfg.direction = *dir;
-    const auto mode = core::parse_run_mode(f.mode);
-    if (!mode)
-        throw_usage("--mode '" + f.mode + "': expected metric or exit-code");
-    cfg.exit_code_mode = *mode == core::RunMode::exit_code;
-    for (const auto& kv : f.env) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw_usage("--env '" + kv + "': expected NAME=VALUE");
-        cfg.env[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
+    const auto cfg = runner_config(f.runner);
+    const auto mode = cfg.exit_code_mode ? core::RunMode::exit_code : core::RunMode::metric;
     if (f.repeats < 1)
         throw_usage("--repeats " + std::to_string(f.repeats) + ": expected 1 or more");
     core::ProbeReference ref;
-    ref.mode = *mode;
-    ref.direction = *dir;
-    if (*mode == core::RunMode::metric) {
+    ref.mode = mode;
+    ref.direction = cfg.direction;
+    if (mode == core::RunMode::metric) {
         ref.threshold = parse_number(f.threshold, "--threshold");
         if (!(ref.threshold >= 0 && ref.threshold < 1))
             throw_usage("--threshold '" + f.threshold +
@@ -140,9 +122,11 @@ void add_probe(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand(
         "probe", "Measure one source state and exit 0 good / 1 bad / 125 skip (for git bisect "
                  "run); usage and infrastructure errors exit 128");
-    cmd->add_option("--test", f->cfg.test_command,
-                    "Test command template (split once, no shell), e.g. 'python3 b.py'");
-    cmd->add_option("--mode", f->mode, "metric | exit-code")->capture_default_str();
+    using O = RunnerOption;
+    add_runner_flags(
+        cmd, f->runner,
+        {{O::test, "Test command template (split once, no shell), e.g. 'python3 b.py'"},
+         {O::mode, "metric | exit-code"}});
     cmd->add_option("--good-value", f->good_values,
                     "Metric mode: a known good value (repeatable; their median is the level)");
     cmd->add_option("--reference", f->reference, "Metric mode: the good level (with --threshold)");
@@ -151,31 +135,27 @@ void add_probe(CLI::App& app, Context& ctx) {
     cmd->add_option("--threshold", f->threshold,
                     "Metric mode: relative change that is bad, e.g. 0.05 for 5 % worse")
         ->capture_default_str();
-    cmd->add_option("--runtime", f->cfg.runtime, "none | docker | podman | slurm")
-        ->capture_default_str();
-    cmd->add_option("--image", f->cfg.image, "Image to test in (container runtimes)");
-    cmd->add_option("--build", f->cfg.build_command,
-                    "Build command run first; a failed build is a skip (125)");
-    cmd->add_flag("--keep-container", f->cfg.kept_container,
-                  "docker/podman: one container; build and test run with exec");
+    add_runner_flags(
+        cmd, f->runner,
+        {O::runtime,
+         {O::image, "Image to test in (container runtimes)"},
+         {O::build, "Build command run first; a failed build is a skip (125)"},
+         {O::keep_container, "docker/podman: one container; build and test run with exec"}});
     cmd->add_option("--label", f->label, "Label of the state (logs go under it)")
         ->capture_default_str();
     cmd->add_option("--repeats", f->repeats, "Runs of the test")->capture_default_str();
-    cmd->add_option("--warmup", f->cfg.warmup, "Runs discarded first")->capture_default_str();
-    cmd->add_option("--timeout", f->timeout, "Per-run timeout (a timeout is a skip)")
-        ->capture_default_str();
-    cmd->add_option("--metric", f->cfg.metric, "Metric name; default regex '<M>: <number>'")
-        ->capture_default_str();
-    cmd->add_option("--metric-regex", f->cfg.metric_regex,
-                    "ECMAScript regex with one capture group holding the number");
-    cmd->add_option("--benchmark", f->cfg.benchmark,
-                    "Benchmark name (to match --history records; default: the test command)");
-    cmd->add_option("--direction", f->direction, "higher | lower (which is better)")
-        ->capture_default_str();
-    cmd->add_option("--logs", f->cfg.logs_dir, "Directory for per-run logs")->capture_default_str();
-    cmd->add_option("--mount", f->cfg.mounts, "Container mount SRC:DST[:ro] (repeatable)");
-    cmd->add_option("--env", f->env, "Extra environment NAME=VALUE (repeatable)");
-    cmd->add_option("--workdir", f->cfg.workdir, "Working directory (default: the current one)");
+    add_runner_flags(
+        cmd, f->runner,
+        {O::warmup,
+         {O::timeout, "Per-run timeout (a timeout is a skip)"},
+         O::metric,
+         O::metric_regex,
+         {O::benchmark, "Benchmark name (to match --history records; default: the test command)"},
+         O::direction,
+         O::logs,
+         O::mount,
+         O::env,
+         {O::workdir, "Working directory (default: the current one)"}});
     cmd->callback([f, &ctx] { execute(*f, ctx); });
 }
 

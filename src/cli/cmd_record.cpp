@@ -1,5 +1,6 @@
 #include "app/record.hpp"
 #include "cli/context.hpp"
+#include "cli/flag_values.hpp"
 #include "cli/output.hpp"
 #include "util/error.hpp"
 
@@ -47,10 +48,7 @@ void add_record(CLI::App& app, Context& ctx) {
     cmd->add_option("--log", r.base.log, "Path of the run's log file");
     cmd->callback([&ctx, flags] {
         app::RecordRequest req = flags->request;
-        auto d = core::parse_direction(flags->direction);
-        if (!d)
-            throw_usage("--direction '" + flags->direction + "': expected higher or lower");
-        req.base.direction = *d;
+        req.base.direction = direction_flag(flags->direction);
         if (!flags->status.empty())
             req.status = flags->status;
         if (flags->match == "all")

@@ -3,6 +3,7 @@
 
 #include "adapters/json/scenario_json.hpp"
 #include "core/sweep_scenario.hpp"
+#include "support/json_doc.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -56,14 +57,6 @@ std::vector<std::string> daily_args(const TempDir& dir, const std::string& scena
     return a;
 }
 
-rapidjson::Document parse(const std::string& text) {
-    rapidjson::Document d;
-    d.Parse(text.c_str());
-    REQUIRE_FALSE(d.HasParseError());
-    REQUIRE(d.IsObject());
-    return d;
-}
-
 int count_files(const std::string& dir, const std::string& prefix) {
     if (!fs::exists(dir))
         return 0;
@@ -87,7 +80,7 @@ TEST_CASE("daily finds the drop across a broken day and records the build commit
                     "--commits-probe", "python3 -S " + k_sim + " " + scen + " {date} --commits"}));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    auto d = parse(r.out);
+    auto d = parse_json_object(r.out);
     REQUIRE(d["boundaries"].Size() == 1);
     const auto& b = d["boundaries"][0];
     CHECK(std::string(b["kind"].GetString()) == "regression");
@@ -141,7 +134,7 @@ TEST_CASE("daily resumes after kill -9 without rerunning or losing a finished ru
     auto r = run_perfsweep(args);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    auto d = parse(r.out);
+    auto d = parse_json_object(r.out);
     CHECK(d["resumed_runs"].GetInt() >= 2 * (committed - 2)); // missing days cost no runs
     // simbench counted every run of each date: each recorded value was run once (nothing rerun
     // after the resume), and at most the one run in flight at the kill is not recorded.
@@ -173,7 +166,7 @@ TEST_CASE("daily with --gpus 0,1 runs parallel rounds and reuses history on a se
                                        "--image", "ghcr.io/nvidia/jax:nightly-{date}"}));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    auto d = parse(r.out);
+    auto d = parse_json_object(r.out);
     REQUIRE(d["boundaries"].Size() == 1);
     CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-19");
     const int first_runs = d["runs"].GetInt();
@@ -184,7 +177,7 @@ TEST_CASE("daily with --gpus 0,1 runs parallel rounds and reuses history on a se
     auto r2 = run_perfsweep(daily_args(dir, scen, {"--json", "--history", dir.file("h.jsonl")}));
     INFO(r2.err);
     REQUIRE(r2.exit_code == 0);
-    auto d2 = parse(r2.out);
+    auto d2 = parse_json_object(r2.out);
     CHECK(d2["reused_values"].GetInt() > 0);
     CHECK(d2["runs"].GetInt() < first_runs);
     REQUIRE(d2["boundaries"].Size() == 1);
@@ -270,7 +263,7 @@ TEST_CASE("a hanging nightly times out, is skipped and is never a boundary", "[d
                             "--logs", dir.file("logs"), "--json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    auto d = parse(r.out);
+    auto d = parse_json_object(r.out);
     CHECK(d["boundaries"].Size() == 0);
     REQUIRE(d["skipped"].Size() == 1);
     CHECK(std::string(d["skipped"][0]["label"].GetString()) == "2023-08-11");

@@ -5,6 +5,7 @@
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "support/env_guard.hpp"
+#include "support/json_doc.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
 
@@ -87,14 +88,33 @@ struct World {
         environments(m);
     }
     std::string calls() const { return fs::exists(log) ? read_file(log) : std::string(); }
+    /// investigate over the three nightlies (docker, exhaustive, 2 repeats), then `extra`.
+    std::vector<std::string> investigate_args(const std::vector<std::string>& extra) const {
+        std::vector<std::string> a = {"investigate",
+                                      "--history",
+                                      dir.file("h.jsonl"),
+                                      "--record",
+                                      k_dates.back(),
+                                      "--from",
+                                      k_dates.front(),
+                                      "--to",
+                                      k_dates.back(),
+                                      "--image",
+                                      k_image,
+                                      "--runtime",
+                                      "docker",
+                                      "--test",
+                                      "bash " + bench,
+                                      "--strategy",
+                                      "exhaustive",
+                                      "--repeats",
+                                      "2",
+                                      "--logs",
+                                      dir.file("logs")};
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    }
 };
-
-rapidjson::Document parse(const std::string& text) {
-    rapidjson::Document d;
-    d.Parse(text.c_str());
-    REQUIRE_FALSE(d.HasParseError());
-    return d;
-}
 
 } // namespace
 
@@ -107,36 +127,11 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
     auto env = w.env;
     env.push_back("GITHUB_ACTIONS=true");
     env.push_back("GITHUB_OUTPUT=" + gh_out);
-    const auto r = run_perfsweep({"investigate",
-                                  "--history",
-                                  w.dir.file("h.jsonl"),
-                                  "--record",
-                                  k_dates.back(),
-                                  "--from",
-                                  k_dates.front(),
-                                  "--to",
-                                  k_dates.back(),
-                                  "--image",
-                                  k_image,
-                                  "--runtime",
-                                  "docker",
-                                  "--test",
-                                  "bash " + w.bench,
-                                  "--strategy",
-                                  "exhaustive",
-                                  "--repeats",
-                                  "2",
-                                  "--logs",
-                                  w.dir.file("logs"),
-                                  "--commits-probe",
-                                  "echo jax 0123456789abcdef0123",
-                                  "--repo",
-                                  "jax=" + w.dir.file("no-such-clone"),
-                                  "--build",
-                                  "true",
-                                  "--output-dir",
-                                  out},
-                                 env);
+    const auto r =
+        run_perfsweep(w.investigate_args({"--commits-probe", "echo jax 0123456789abcdef0123",
+                                          "--repo", "jax=" + w.dir.file("no-such-clone"), "--build",
+                                          "true", "--output-dir", out}),
+                      env);
     INFO(r.err);
     CHECK(r.exit_code != 2);
     CHECK(r.exit_code != 3);
@@ -148,7 +143,7 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
                        Catch::Contains("### Environment") &&
                        Catch::Contains("| cuDNN | 9.1.0 | 9.2.0 |"));
     // result.json: the daily boundary found the day and attributes it to cuDNN alone.
-    const auto d = parse(read_file(out + "/result.json"));
+    const auto d = parse_json_object(read_file(out + "/result.json"));
     const auto& daily = d["daily"];
     REQUIRE(daily["boundaries"].Size() == 1);
     const auto& b = daily["boundaries"][0];
@@ -216,38 +211,11 @@ TEST_CASE("investigate: sources and environment both changed → hourly runs in 
         write_file(w.dir.file("commits-" + d + ".txt"),
                    "jax " + sha[d > "2023-08-21" ? 2 : 0] + "\n");
     const std::string out = w.dir.file("out");
-    const auto r = run_perfsweep({"investigate",
-                                  "--history",
-                                  w.dir.file("h.jsonl"),
-                                  "--record",
-                                  k_dates.back(),
-                                  "--from",
-                                  k_dates.front(),
-                                  "--to",
-                                  k_dates.back(),
-                                  "--image",
-                                  k_image,
-                                  "--runtime",
-                                  "docker",
-                                  "--test",
-                                  "bash " + w.bench,
-                                  "--strategy",
-                                  "exhaustive",
-                                  "--repeats",
-                                  "2",
-                                  "--logs",
-                                  w.dir.file("logs"),
-                                  "--commits-probe",
-                                  "cat " + w.dir.file("commits-{date}.txt"),
-                                  "--repo",
-                                  "jax=" + repo,
-                                  "--ref",
-                                  "main",
-                                  "--build",
-                                  "true",
-                                  "--output-dir",
-                                  out},
-                                 w.env);
+    const auto r =
+        run_perfsweep(w.investigate_args(
+                          {"--commits-probe", "cat " + w.dir.file("commits-{date}.txt"), "--repo",
+                           "jax=" + repo, "--ref", "main", "--build", "true", "--output-dir", out}),
+                      w.env);
     INFO(r.err);
     CHECK(r.exit_code != 2);
     CHECK(r.exit_code != 3);
@@ -276,7 +244,7 @@ TEST_CASE("run: hostile probe output and labels are rejected; nothing is execute
                       w.env);
     INFO(r.err);
     REQUIRE(r.exit_code == 0); // a bad probe is a warning, never a failed measurement
-    const auto m = parse(r.out);
+    const auto m = parse_json_object(r.out);
     const auto& e = m["environment"];
     CHECK(std::string(e["cudnn"].GetString()) == "9.1.0");
     CHECK(std::string(e["shell"].GetString()) == "$(touch " + marker + ")");
@@ -298,7 +266,7 @@ TEST_CASE("env-probe none records no environment and runs no probe", "[environme
                                  w.env);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK_FALSE(parse(r.out).HasMember("environment"));
+    CHECK_FALSE(parse_json_object(r.out).HasMember("environment"));
     CHECK(w.calls().find("perfsweep-env-probe") == std::string::npos);
     CHECK(w.calls().find(".Config.Labels") == std::string::npos);
 }
@@ -312,13 +280,13 @@ TEST_CASE("runtime none: a custom probe per date; a failing probe is only a warn
                                    "cat " + dir.file("env-{date}.txt"), "--json"});
     INFO(ok.err);
     REQUIRE(ok.exit_code == 0);
-    CHECK(std::string(parse(ok.out)["environment"]["cuda"].GetString()) == "12.3");
+    CHECK(std::string(parse_json_object(ok.out)["environment"]["cuda"].GetString()) == "12.3");
     const auto bad = run_perfsweep({"run", "--date", "2023-08-21", "--test", "echo MLUPS: 5",
                                     "--logs", dir.file("logs"), "--env-probe",
                                     "cat " + dir.file("env-{date}.txt"), "--json"});
     INFO(bad.err);
     REQUIRE(bad.exit_code == 0);
-    CHECK_FALSE(parse(bad.out).HasMember("environment"));
+    CHECK_FALSE(parse_json_object(bad.out).HasMember("environment"));
     CHECK_THAT(bad.err, Catch::Contains("warning: environment probe failed"));
 }
 

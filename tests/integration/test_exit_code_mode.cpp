@@ -2,6 +2,8 @@
 // (simulated nightlies that crash, fail 30 % of the time, skip or abort), real git repos, and a
 // real `git bisect run perfsweep probe ...`.
 
+#include "support/git_repo.hpp"
+#include "support/json_doc.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
 
@@ -75,22 +77,10 @@ struct Nightlies {
     }
 };
 
-rapidjson::Document parse(const std::string& text) {
-    rapidjson::Document d;
-    d.Parse(text.c_str());
-    REQUIRE_FALSE(d.HasParseError());
-    return d;
-}
+const long long k_t0 = 1692835200; // 2023-08-24T00:00:00Z
 
 std::string git(const std::string& dir, const std::vector<std::string>& args) {
-    std::vector<std::string> argv{
-        "git", "-C", dir, "-c", "user.name=Dev", "-c", "user.email=dev@example.com"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    auto r = run_command(
-        argv, {"GIT_AUTHOR_DATE=@1692835200 +0000", "GIT_COMMITTER_DATE=@1692835200 +0000"});
-    if (r.exit_code != 0)
-        FAIL("git " + util::join(args, " ") + " failed: " + r.err);
-    return std::string(util::trim(r.out));
+    return git_at(dir, args, k_t0);
 }
 
 // A repo of 24 commits one hour apart; speed.txt holds 100, from commit `slow` on 90; the file
@@ -105,12 +95,7 @@ std::vector<std::string> make_repo(const std::string& repo, int slow, int crash)
         if (i >= crash)
             write_file(repo + "/crash", "1\n");
         git(repo, {"add", "-A"});
-        const std::string date = "@" + std::to_string(1692835200 + i * 3600) + " +0000";
-        auto r = run_command({"git", "-C", repo, "-c", "user.name=Dev", "-c",
-                              "user.email=dev@example.com", "commit", "-q", "-m",
-                              "commit " + std::to_string(i)},
-                             {"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date});
-        REQUIRE(r.exit_code == 0);
+        git_at(repo, {"commit", "-q", "-m", "commit " + std::to_string(i)}, k_t0 + i * 3600);
         shas.push_back(git(repo, {"rev-parse", "HEAD"}));
     }
     git(repo, {"update-ref", "refs/remotes/origin/main", "main"});
@@ -126,7 +111,7 @@ TEST_CASE("daily --mode exit-code finds the day nightlies start crashing; 125 is
                            {"SIM_TOKEN=s3cr3t-value-xyz"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    auto d = parse(r.out);
+    auto d = parse_json_object(r.out);
     const auto& b = d["boundaries"];
     REQUIRE(b.Size() == 1);
     CHECK(std::string(b[0]["last_before"].GetString()) == "2023-08-15");
@@ -160,7 +145,7 @@ TEST_CASE("daily --mode exit-code finds a 30 % flaky failure with repeats and re
                 {"--repeats", "6", "--max-repeats", "24", "--json", "--state", state}));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    auto d = parse(r.out);
+    auto d = parse_json_object(r.out);
     const auto& b = d["boundaries"];
     REQUIRE(b.Size() == 1);
     CHECK(std::string(b[0]["last_before"].GetString()) == "2023-08-12");
@@ -208,7 +193,7 @@ TEST_CASE("daily --mode exit-code aborts on a status >= 128 and resumes from its
     INFO(again.err);
     REQUIRE(again.exit_code == 0);
     CHECK(again.err.find("resuming from") != std::string::npos);
-    auto d = parse(again.out);
+    auto d = parse_json_object(again.out);
     CHECK(d["resumed_runs"].GetInt() == 9);
     REQUIRE(d["boundaries"].Size() == 1);
     CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-09");
@@ -330,7 +315,7 @@ TEST_CASE("run --mode exit-code records every repeat's exit status in the measur
                        "--repeats", "3", "--json", "--history", hist, "--logs", dir.file("logs")});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    auto d = parse(r.out);
+    auto d = parse_json_object(r.out);
     REQUIRE(d["exit_codes"].Size() == 3);
     CHECK(d["exit_codes"][1].GetInt() == 4);
     CHECK(d["values"][1].GetDouble() == 1);

@@ -2,6 +2,7 @@
 // `perfsweep run --runtime none --json` calls of examples/scenarios/simbench.py, and
 // `perfsweep merge` combines their files into a history and a daily result.
 
+#include "support/json_doc.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,14 +17,6 @@ using namespace perfsweep::test;
 namespace {
 
 const std::string k_sim = std::string(PERFSWEEP_SOURCE_DIR) + "/examples/scenarios/simbench.py";
-
-rapidjson::Document parse(const std::string& text) {
-    rapidjson::Document d;
-    d.Parse(text.c_str());
-    REQUIRE_FALSE(d.HasParseError());
-    REQUIRE(d.IsObject());
-    return d;
-}
 
 std::vector<std::string> labels_of(const rapidjson::Document& matrix) {
     std::vector<std::string> out;
@@ -61,7 +54,7 @@ TEST_CASE("plan prints the dates and images of the daily stage as a matrix", "[f
                                   "2023-09-02", "--image", "ghcr.io/nvidia/jax:nightly-{date}"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    const auto d = parse(r.out);
+    const auto d = parse_json_object(r.out);
     CHECK(labels_of(d) ==
           std::vector<std::string>{"2023-08-30", "2023-08-31", "2023-09-01", "2023-09-02"});
     const auto& e = d["include"][2];
@@ -73,7 +66,7 @@ TEST_CASE("plan prints the dates and images of the daily stage as a matrix", "[f
             run_perfsweep({"plan", "--from", "2023-08-01", "--to", "2023-08-31", "--image",
                            "reg/jax:jax-{yyyy}{mm}{dd}", "--max-points", "4"});
         REQUIRE(c.exit_code == 0);
-        const auto m = parse(c.out);
+        const auto m = parse_json_object(c.out);
         CHECK(labels_of(m) ==
               std::vector<std::string>{"2023-08-01", "2023-08-11", "2023-08-21", "2023-08-31"});
         CHECK(std::string(m["include"][1]["image"].GetString()) == "reg/jax:jax-20230811");
@@ -88,7 +81,7 @@ TEST_CASE("plan prints the dates and images of the daily stage as a matrix", "[f
         const auto ok = run_perfsweep(
             {"plan", "--from", "2023-01-01", "--to", "2023-12-31", "--max-points", "256"});
         CHECK(ok.exit_code == 0);
-        CHECK(labels_of(parse(ok.out)).size() == 256);
+        CHECK(labels_of(parse_json_object(ok.out)).size() == 256);
     }
     SECTION("bad dates and options name the flag") {
         const auto bad = run_perfsweep({"plan", "--from", "2023-13-01", "--to", "2023-12-31"});
@@ -118,7 +111,7 @@ TEST_CASE("plan --exclude-measured leaves out dates measured ok in the history",
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     // 08-02 measured ok (left out); 08-03 failed and 08-04 another benchmark: still planned.
-    CHECK(labels_of(parse(r.out)) ==
+    CHECK(labels_of(parse_json_object(r.out)) ==
           std::vector<std::string>{"2023-08-01", "2023-08-03", "2023-08-04", "2023-08-05"});
     CHECK(r.err.find("1 date(s) already measured") != std::string::npos);
 }
@@ -131,7 +124,7 @@ TEST_CASE("merge of matrix results finds the simulated step and records it idemp
     const auto plan =
         run_perfsweep({"plan", "--from", "2023-08-10", "--to", "2023-08-25", "--max-points", "6"});
     REQUIRE(plan.exit_code == 0);
-    auto dates = labels_of(parse(plan.out));
+    auto dates = labels_of(parse_json_object(plan.out));
     REQUIRE(dates == std::vector<std::string>{"2023-08-10", "2023-08-13", "2023-08-16",
                                               "2023-08-19", "2023-08-22", "2023-08-25"});
     for (const auto* extra : {"2023-08-15", "2023-08-17", "2023-08-18"})
@@ -144,7 +137,7 @@ TEST_CASE("merge of matrix results finds the simulated step and records it idemp
         {"merge", "--stage", "daily", "--history", hist, "--json", "--inputs", dir.file("points")});
     INFO(m.err);
     REQUIRE(m.exit_code == 0);
-    const auto d = parse(m.out);
+    const auto d = parse_json_object(m.out);
     CHECK(std::string(d["from"].GetString()) == "2023-08-10");
     CHECK(std::string(d["to"].GetString()) == "2023-08-25");
     REQUIRE(d["boundaries"].Size() == 1);
@@ -191,7 +184,7 @@ TEST_CASE("merge takes dates the matrix left out from the history", "[fanout][cl
         run_perfsweep({"plan", "--from", "2023-08-10", "--to", "2023-08-25", "--max-points", "6",
                        "--history", hist, "--benchmark", "sim", "--exclude-measured"});
     REQUIRE(plan.exit_code == 0);
-    const auto dates = labels_of(parse(plan.out));
+    const auto dates = labels_of(parse_json_object(plan.out));
     CHECK(std::find(dates.begin(), dates.end(), "2023-08-10") == dates.end());
     TempDir second("ps-fanout2");
     std::vector<std::string> args = {"merge",      "--history", hist,      "--from",
@@ -201,7 +194,7 @@ TEST_CASE("merge takes dates the matrix left out from the history", "[fanout][cl
     const auto m = run_perfsweep(args);
     INFO(m.err);
     REQUIRE(m.exit_code == 0);
-    const auto d = parse(m.out);
+    const auto d = parse_json_object(m.out);
     REQUIRE(d["boundaries"].Size() == 1);
     CHECK(std::string(d["boundaries"][0]["last_before"].GetString()) == "2023-08-18");
     CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-19");

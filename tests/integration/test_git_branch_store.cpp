@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -40,6 +41,33 @@ adapters::GitBranchStore open_store(const std::string& spec, const std::string& 
     opt.cache_dir = cache;
     opt.max_attempts = 200;
     return adapters::GitBranchStore(adapters::parse_git_history_spec(spec, "."), opt);
+}
+
+/// Run `write(writer)` for writers "A" and "B" in two child processes at once; each must exit 0
+/// (an exception is printed and fails it).
+void run_writers(const std::function<void(const std::string&)>& write) {
+    std::vector<pid_t> kids;
+    for (const std::string writer : {"A", "B"}) {
+        const pid_t pid = fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            int code = 0;
+            try {
+                write(writer);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "writer %s: %s\n", writer.c_str(), e.what());
+                code = 1;
+            }
+            _exit(code);
+        }
+        kids.push_back(pid);
+    }
+    for (pid_t pid : kids) {
+        int status = 0;
+        REQUIRE(waitpid(pid, &status, 0) == pid);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+    }
 }
 
 } // namespace
@@ -115,30 +143,11 @@ TEST_CASE("two processes appending to one history branch at once lose nothing",
     TempDir dir;
     const std::string bare = make_bare(dir);
     const std::string spec = "git+file://" + bare + "#perfsweep-data";
-    std::vector<pid_t> kids;
-    for (const std::string writer : {"A", "B"}) {
-        const pid_t pid = fork();
-        REQUIRE(pid >= 0);
-        if (pid == 0) {
-            int code = 0;
-            try {
-                auto store = open_store(spec, dir.file("cache-" + writer));
-                for (int i = 0; i < 50; ++i)
-                    store.append({rec(writer, i)});
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "writer %s: %s\n", writer.c_str(), e.what());
-                code = 1;
-            }
-            _exit(code);
-        }
-        kids.push_back(pid);
-    }
-    for (pid_t pid : kids) {
-        int status = 0;
-        REQUIRE(waitpid(pid, &status, 0) == pid);
-        CHECK(WIFEXITED(status));
-        CHECK(WEXITSTATUS(status) == 0);
-    }
+    run_writers([&](const std::string& writer) {
+        auto store = open_store(spec, dir.file("cache-" + writer));
+        for (int i = 0; i < 50; ++i)
+            store.append({rec(writer, i)});
+    });
     auto store = open_store(spec, dir.file("cache-reader"));
     const auto load = store.load();
     REQUIRE(load.records.size() == 100);
@@ -239,34 +248,15 @@ TEST_CASE("two processes pushing through a real git server: rejected pushes are 
     adapters::GitHistorySpec spec;
     spec.branch = "perfsweep-data";
     spec.remote_url = url;
-    std::vector<pid_t> kids;
-    for (const std::string writer : {"A", "B"}) {
-        const pid_t pid = fork();
-        REQUIRE(pid >= 0);
-        if (pid == 0) {
-            int code = 0;
-            try {
-                adapters::GitStoreOptions opt;
-                opt.cache_dir = dir.file("cache-" + writer);
-                opt.max_attempts = 200;
-                adapters::GitBranchStore store(spec, opt);
-                for (int i = 0; i < 15; ++i)
-                    store.append({rec(writer, i)});
-                write_file(dir.file("reapplied-" + writer), std::to_string(store.reapplied()));
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "writer %s: %s\n", writer.c_str(), e.what());
-                code = 1;
-            }
-            _exit(code);
-        }
-        kids.push_back(pid);
-    }
-    for (pid_t pid : kids) {
-        int status = 0;
-        REQUIRE(waitpid(pid, &status, 0) == pid);
-        CHECK(WIFEXITED(status));
-        CHECK(WEXITSTATUS(status) == 0);
-    }
+    run_writers([&](const std::string& writer) {
+        adapters::GitStoreOptions opt;
+        opt.cache_dir = dir.file("cache-" + writer);
+        opt.max_attempts = 200;
+        adapters::GitBranchStore store(spec, opt);
+        for (int i = 0; i < 15; ++i)
+            store.append({rec(writer, i)});
+        write_file(dir.file("reapplied-" + writer), std::to_string(store.reapplied()));
+    });
     adapters::GitStoreOptions opt;
     opt.cache_dir = dir.file("cache-reader");
     adapters::GitBranchStore reader(spec, opt);

@@ -2,6 +2,7 @@
 // and test scripts reading the checked-out files, the real binary. The only place tests call git
 // for assertions is the `git rev-list -1 --before` equivalence check.
 
+#include "support/git_repo.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -34,15 +35,7 @@ std::string iso(double hours) {
 
 /// Runs git in `dir` with committer/author dates `hours` after k_t0; returns trimmed stdout.
 std::string git(const std::string& dir, const std::vector<std::string>& args, double hours = 0) {
-    std::vector<std::string> argv{
-        "git", "-C", dir, "-c", "user.name=Dev", "-c", "user.email=dev@example.com"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    const auto date =
-        "@" + std::to_string(k_t0 + static_cast<util::UnixSeconds>(hours * 3600)) + " +0000";
-    auto r = test::run_command(argv, {"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date});
-    if (r.exit_code != 0)
-        FAIL("git " + util::join(args, " ") + " failed: " + r.err);
-    return std::string(util::trim(r.out));
+    return test::git_at(dir, args, k_t0 + static_cast<util::UnixSeconds>(hours * 3600));
 }
 
 std::string commit(const std::string& dir, double hours, const std::string& msg,

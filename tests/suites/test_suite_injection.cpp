@@ -66,6 +66,28 @@ struct Totals {
     std::vector<std::string> notes;
 };
 
+/// Report the figure `suite` of `t` (cases, then `extra`, then the counts), then fail on any
+/// executed command, forged workflow command or output, or markdown injection.
+void report_and_check(const std::string& suite, const Totals& t,
+                      const std::vector<FigureField>& extra = {}) {
+    std::vector<FigureField> fields = {{"cases", std::to_string(t.cases)}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    fields.insert(fields.end(), {{"commands_executed", std::to_string(t.commands_executed)},
+                                 {"workflow_commands_seen", std::to_string(t.workflow_commands)},
+                                 {"forged_workflow_commands", std::to_string(t.forged_commands)},
+                                 {"forged_outputs", std::to_string(t.forged_outputs)},
+                                 {"markdown_injections", std::to_string(t.markdown_injections)}});
+    report_figure(suite, fields);
+    std::string notes;
+    for (const auto& n : t.notes)
+        notes += n.substr(0, 300) + "\n";
+    INFO(notes);
+    CHECK(t.commands_executed == 0);
+    CHECK(t.forged_commands == 0);
+    CHECK(t.forged_outputs == 0);
+    CHECK(t.markdown_injections == 0);
+}
+
 /// One sandbox: canary, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, and the Actions environment.
 struct Sandbox {
     TempDir dir{"perfsweep-inject"};
@@ -393,22 +415,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
         CHECK(one_word >= static_cast<int>(images.size()) - 1);
     }
 
-    report_figure("injection_cli",
-                  {{"cases", std::to_string(t.cases)},
-                   {"hostile_strings", std::to_string(H.size())},
-                   {"commands_executed", std::to_string(t.commands_executed)},
-                   {"workflow_commands_seen", std::to_string(t.workflow_commands)},
-                   {"forged_workflow_commands", std::to_string(t.forged_commands)},
-                   {"forged_outputs", std::to_string(t.forged_outputs)},
-                   {"markdown_injections", std::to_string(t.markdown_injections)}});
-    std::string notes;
-    for (const auto& n : t.notes)
-        notes += n.substr(0, 300) + "\n";
-    INFO(notes);
-    CHECK(t.commands_executed == 0);
-    CHECK(t.forged_commands == 0);
-    CHECK(t.forged_outputs == 0);
-    CHECK(t.markdown_injections == 0);
+    report_and_check("injection_cli", t, {{"hostile_strings", std::to_string(H.size())}});
 }
 
 TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the action's inputs",
@@ -564,19 +571,5 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
         }
     }
 
-    report_figure("injection_github_pipeline_action",
-                  {{"cases", std::to_string(t.cases)},
-                   {"commands_executed", std::to_string(t.commands_executed)},
-                   {"workflow_commands_seen", std::to_string(t.workflow_commands)},
-                   {"forged_workflow_commands", std::to_string(t.forged_commands)},
-                   {"forged_outputs", std::to_string(t.forged_outputs)},
-                   {"markdown_injections", std::to_string(t.markdown_injections)}});
-    std::string notes;
-    for (const auto& n : t.notes)
-        notes += n.substr(0, 300) + "\n";
-    INFO(notes);
-    CHECK(t.commands_executed == 0);
-    CHECK(t.forged_commands == 0);
-    CHECK(t.forged_outputs == 0);
-    CHECK(t.markdown_injections == 0);
+    report_and_check("injection_github_pipeline_action", t);
 }

@@ -10,7 +10,9 @@
 // Figure: kills, distinct kill points, measurements lost, finished runs repeated, final result
 // identical to an uninterrupted run.
 
+#include "support/child_exec.hpp"
 #include "support/figures.hpp"
+#include "support/git_repo.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -52,8 +54,6 @@ struct Ended {
 Ended run_once(const std::string& dir, const std::vector<std::string>& args,
                const std::string& crash, int kill_after_ms) {
     const auto out_path = dir + "/last.out", err_path = dir + "/last.err";
-    std::vector<std::string> argv{PERFSWEEP_EXE};
-    argv.insert(argv.end(), args.begin(), args.end());
     // Opened here, not in the child: a kill before the child gets to run leaves them empty.
     const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -68,12 +68,7 @@ Ended run_once(const std::string& dir, const std::vector<std::string>& args,
             ::unsetenv("PERFSWEEP_CRASH_AT");
         else
             ::setenv("PERFSWEEP_CRASH_AT", crash.c_str(), 1);
-        std::vector<char*> cargv;
-        for (auto& s : argv)
-            cargv.push_back(s.data());
-        cargv.push_back(nullptr);
-        ::execv(cargv[0], cargv.data());
-        ::_exit(127);
+        exec_perfsweep(args);
     }
     ::close(o);
     ::close(e);
@@ -363,15 +358,7 @@ std::string iso(double hours) {
 }
 
 std::string git(const std::string& dir, const std::vector<std::string>& args, double hours = 0) {
-    std::vector<std::string> argv{
-        "git", "-C", dir, "-c", "user.name=Dev", "-c", "user.email=dev@example.com"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    const auto date =
-        "@" + std::to_string(k_t0 + static_cast<util::UnixSeconds>(hours * 3600)) + " +0000";
-    auto r = run_command(argv, {"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date});
-    if (r.exit_code != 0)
-        FAIL("git " + util::join(args, " ") + " failed: " + r.err);
-    return std::string(util::trim(r.out));
+    return git_at(dir, args, k_t0 + static_cast<util::UnixSeconds>(hours * 3600));
 }
 
 void commit(const std::string& dir, double hours, const std::string& msg,

@@ -7,6 +7,7 @@
 // interrupted run got `rm -f`), and $TMPDIR holds nothing perfsweep created.
 // Figure: scenarios, orphans left (goal 0), containers left (goal 0), temp files left (goal 0).
 
+#include "support/child_exec.hpp"
 #include "support/figures.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
@@ -134,8 +135,6 @@ echo "MLUPS: 5"
 /// contains the text `started` (the benchmark is running).
 int run_and_signal(const std::vector<std::string>& args, const std::vector<std::string>& env,
                    int sig, const std::string& when) {
-    std::vector<std::string> argv{PERFSWEEP_EXE};
-    argv.insert(argv.end(), args.begin(), args.end());
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
@@ -144,12 +143,7 @@ int run_and_signal(const std::vector<std::string>& args, const std::vector<std::
         ::dup2(null, 2);
         for (const auto& kv : env)
             ::putenv(const_cast<char*>(kv.c_str()));
-        std::vector<char*> cargv;
-        for (auto& s : argv)
-            cargv.push_back(s.data());
-        cargv.push_back(nullptr);
-        ::execv(cargv[0], cargv.data());
-        ::_exit(127);
+        exec_perfsweep(args);
     }
     int status = 0;
     if (sig != 0) {

@@ -1,14 +1,12 @@
 #include "adapters/json/daily_json.hpp"
 
 #include "adapters/json/failure_json.hpp"
+#include "adapters/json/json_write.hpp"
 #include "core/environment.hpp"
 #include "core/stats.hpp"
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
-
-#include <cmath>
-#include <map>
 
 namespace perfsweep::adapters {
 
@@ -16,45 +14,17 @@ namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-void put(Writer& w, const char* key, const std::string& v) {
-    w.Key(key);
-    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-}
-
-void put(Writer& w, const char* key, double v) {
-    w.Key(key);
-    if (std::isfinite(v))
-        w.Double(v);
-    else
-        w.Null();
-}
-
-void put_int(Writer& w, const char* key, long v) {
-    w.Key(key);
-    w.Int64(v);
-}
-
-void put_map(Writer& w, const char* key, const std::map<std::string, std::string>& m) {
-    w.Key(key);
-    w.StartObject();
-    for (const auto& [k, v] : m)
-        put(w, k.c_str(), v);
-    w.EndObject();
-}
+using json_write::put;
+using json_write::put_doubles;
+using json_write::put_int;
+using json_write::put_map;
+using json_write::put_strings;
 
 // The last record of point i (its commits, image, digest, log), if any.
 const core::Measurement* last_record(const core::DailyResult& r, std::size_t i) {
     if (i >= r.measurements.size() || r.measurements[i].empty())
         return nullptr;
     return &r.measurements[i].back();
-}
-
-void put_strings(Writer& w, const char* key, const std::vector<std::string>& v) {
-    w.Key(key);
-    w.StartArray();
-    for (const auto& x : v)
-        w.String(x.c_str(), static_cast<rapidjson::SizeType>(x.size()));
-    w.EndArray();
 }
 
 // What explains the boundary: sources, environment, both (core/environment).
@@ -68,17 +38,14 @@ void put_attribution(Writer& w, const core::Attribution& a) {
     w.Bool(a.environment_known);
     put_strings(w, "components", a.components);
     put_strings(w, "changed_repos", a.changed_repos);
-    w.Key("environment_diff");
-    w.StartArray();
-    for (const auto& c : a.diff) {
+    json_write::put_array(w, "environment_diff", a.diff, [&](const auto& c) {
         w.StartObject();
         put(w, "component", c.component);
         put(w, "name", core::environment_component_name(c.component));
         put(w, "before", c.before);
         put(w, "after", c.after);
         w.EndObject();
-    }
-    w.EndArray();
+    });
     put(w, "summary", core::describe_attribution(a));
     w.EndObject();
 }
@@ -117,11 +84,7 @@ std::string daily_to_json(const core::DailyResult& r) {
                                        ? "untested"
                                        : std::string(core::to_string(p.status));
         put(w, "status", status);
-        w.Key("values");
-        w.StartArray();
-        for (double v : p.values)
-            w.Double(v);
-        w.EndArray();
+        put_doubles(w, "values", p.values);
         if (i < r.measurements.size()) { // exit-code mode: every run's status, in run order
             std::vector<int> codes;
             for (const auto& rec : r.measurements[i])
@@ -157,9 +120,7 @@ std::string daily_to_json(const core::DailyResult& r) {
         w.EndObject();
     }
     w.EndArray();
-    w.Key("boundaries");
-    w.StartArray();
-    for (const auto& b : s.boundaries) {
+    json_write::put_array(w, "boundaries", s.boundaries, [&](const auto& b) {
         w.StartObject();
         put(w, "last_before", s.points[b.last_before].label);
         put(w, "first_after", s.points[b.first_after].label);
@@ -191,8 +152,7 @@ std::string daily_to_json(const core::DailyResult& r) {
             if (f.point == s.points[b.first_after].label)
                 json_failure::put_failure_log(w, "first_bad_log", f);
         w.EndObject();
-    }
-    w.EndArray();
+    });
     w.Key("skipped");
     w.StartArray();
     for (auto i : s.skipped) {

@@ -1,9 +1,9 @@
 #include "adapters/json/detect_json.hpp"
 
+#include "adapters/json/json_write.hpp"
+
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
-
-#include <cmath>
 
 namespace perfsweep::adapters {
 
@@ -11,18 +11,7 @@ namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-void put(Writer& w, const char* key, const std::string& v) {
-    w.Key(key);
-    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-}
-
-void put(Writer& w, const char* key, double v) {
-    w.Key(key);
-    if (std::isfinite(v))
-        w.Double(v);
-    else
-        w.Null();
-}
+using json_write::put;
 
 } // namespace
 
@@ -44,9 +33,7 @@ std::string detect_to_json(const core::DetectResult& r) {
     put(w, "relative_noise", r.relative_noise);
     if (r.failure_rates) // levels are failure rates, relative_change their difference
         put(w, "mode", std::string("exit-code"));
-    w.Key("change_points");
-    w.StartArray();
-    for (const auto& c : r.change_points) {
+    json_write::put_array(w, "change_points", r.change_points, [&](const auto& c) {
         w.StartObject();
         put(w, "last_before", c.last_before);
         put(w, "first_after", c.first_after);
@@ -56,11 +43,8 @@ std::string detect_to_json(const core::DetectResult& r) {
         put(w, "p_value", c.p_value);
         put(w, "kind", std::string(core::to_string(c.kind)));
         w.EndObject();
-    }
-    w.EndArray();
-    w.Key("segments");
-    w.StartArray();
-    for (const auto& s : r.segments) {
+    });
+    json_write::put_array(w, "segments", r.segments, [&](const auto& s) {
         w.StartObject();
         put(w, "first", s.first_label);
         put(w, "last", s.last_label);
@@ -68,22 +52,14 @@ std::string detect_to_json(const core::DetectResult& r) {
         w.Uint64(s.points);
         put(w, "level", s.level);
         w.EndObject();
-    }
-    w.EndArray();
-    w.Key("outliers");
-    w.StartArray();
-    for (const auto& o : r.outliers)
-        w.String(o.c_str(), static_cast<rapidjson::SizeType>(o.size()));
-    w.EndArray();
-    w.Key("failed");
-    w.StartArray();
-    for (const auto& f : r.failed) {
+    });
+    json_write::put_strings(w, "outliers", r.outliers);
+    json_write::put_array(w, "failed", r.failed, [&](const auto& f) {
         w.StartObject();
         put(w, "label", f.label);
         put(w, "reason", f.reason);
         w.EndObject();
-    }
-    w.EndArray();
+    });
     w.EndObject();
     return std::string(buf.GetString(), buf.GetSize()) + "\n";
 }

@@ -2,19 +2,10 @@
 // JSON for exit-code mode results, shared by the daily and hourly writers: a change of failure
 // rate and a failing run's log excerpt.
 
+#include "adapters/json/json_write.hpp"
 #include "core/exit_code.hpp"
 
-#include <rapidjson/rapidjson.h>
-
-#include <string>
-
 namespace perfsweep::adapters::json_failure {
-
-/// Writes `"KEY": "value"`.
-template <class W> void put_text(W& w, const char* key, const std::string& v) {
-    w.Key(key);
-    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-}
 
 /// Writes `"KEY": {"passed": N, "failed": N}`.
 template <class W> void put_runs(W& w, const char* key, const core::PassFail& p) {
@@ -34,7 +25,7 @@ void put_failure_change(W& w, const core::PassFail& before, const core::PassFail
     w.StartObject();
     put_runs(w, "before", before);
     put_runs(w, "after", after);
-    put_text(w, "change", core::describe_failure_change(before, after));
+    json_write::put(w, "change", core::describe_failure_change(before, after));
     w.EndObject();
 }
 
@@ -42,12 +33,12 @@ void put_failure_change(W& w, const core::PassFail& before, const core::PassFail
 template <class W> void put_failure_log(W& w, const char* key, const core::FailureLog& f) {
     w.Key(key);
     w.StartObject();
-    put_text(w, "point", f.point);
-    put_text(w, "log", f.log);
+    json_write::put(w, "point", f.point);
+    json_write::put(w, "log", f.log);
     w.Key("exit_code");
     w.Int(f.exit_code);
-    put_text(w, "status", core::describe_exit_status(f.exit_code));
-    put_text(w, "excerpt", f.excerpt);
+    json_write::put(w, "status", core::describe_exit_status(f.exit_code));
+    json_write::put(w, "excerpt", f.excerpt);
     w.EndObject();
 }
 

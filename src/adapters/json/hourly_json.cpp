@@ -1,6 +1,7 @@
 #include "adapters/json/hourly_json.hpp"
 
 #include "adapters/json/failure_json.hpp"
+#include "adapters/json/json_write.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
@@ -14,51 +15,22 @@ namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-void str(Writer& w, const std::string& s) {
-    w.String(s.c_str(), static_cast<unsigned>(s.size()));
-}
-
-void key(Writer& w, const char* k) {
-    w.Key(k);
-}
-
-void commits(Writer& w, const std::map<std::string, std::string>& c) {
-    w.StartObject();
-    for (const auto& [name, sha] : c) {
-        str(w, name);
-        str(w, sha);
-    }
-    w.EndObject();
-}
-
-void strings(Writer& w, const std::vector<std::string>& v) {
-    w.StartArray();
-    for (const auto& s : v)
-        str(w, s);
-    w.EndArray();
-}
+using json_write::put;
+using json_write::put_map;
+using json_write::put_strings;
+using json_write::str;
 
 void state(Writer& w, const core::StateOutcome& s) {
     w.StartObject();
-    key(w, "time");
-    str(w, util::format_iso8601(s.time));
-    key(w, "commits");
-    commits(w, s.commits);
-    key(w, "changed");
-    strings(w, s.changed);
-    key(w, "duplicate");
+    put(w, "time", util::format_iso8601(s.time));
+    put_map(w, "commits", s.commits);
+    put_strings(w, "changed", s.changed);
+    w.Key("duplicate");
     w.Bool(s.duplicate);
-    key(w, "status");
-    str(w, s.status);
-    key(w, "values");
-    w.StartArray();
-    for (double v : s.values)
-        w.Double(v);
-    w.EndArray();
-    if (!s.reason.empty()) {
-        key(w, "reason");
-        str(w, s.reason);
-    }
+    put(w, "status", s.status);
+    json_write::put_doubles(w, "values", s.values);
+    if (!s.reason.empty())
+        put(w, "reason", s.reason);
     w.EndObject();
 }
 
@@ -68,22 +40,16 @@ void end(Writer& w, const std::optional<core::WindowEnd>& e) {
         return;
     }
     w.StartObject();
-    key(w, "time");
-    str(w, util::format_iso8601(e->time));
-    key(w, "commits");
-    commits(w, e->commits);
+    put(w, "time", util::format_iso8601(e->time));
+    put_map(w, "commits", e->commits);
     w.EndObject();
 }
 
 void commit(Writer& w, const core::CommitInfo& c) {
-    key(w, "sha");
-    str(w, c.sha);
-    key(w, "time");
-    str(w, util::format_iso8601(c.time));
-    key(w, "author");
-    str(w, c.author);
-    key(w, "subject");
-    str(w, c.subject);
+    put(w, "sha", c.sha);
+    put(w, "time", util::format_iso8601(c.time));
+    put(w, "author", c.author);
+    put(w, "subject", c.subject);
 }
 
 } // namespace
@@ -93,24 +59,16 @@ std::string hourly_to_json(const core::HourlyResult& r) {
     Writer w(buf);
     w.SetIndent(' ', 2);
     w.StartObject();
-    key(w, "conclusion");
-    str(w, r.conclusion);
-    key(w, "message");
-    str(w, r.message);
-    key(w, "metric");
-    str(w, r.metric);
-    key(w, "mode");
-    str(w, r.failure_rates ? "exit-code" : "metric");
-    key(w, "states");
-    w.StartArray();
-    for (const auto& s : r.states)
-        state(w, s);
-    w.EndArray();
-    key(w, "window");
+    put(w, "conclusion", r.conclusion);
+    put(w, "message", r.message);
+    put(w, "metric", r.metric);
+    put(w, "mode", r.failure_rates ? "exit-code" : "metric");
+    json_write::put_array(w, "states", r.states, [&](const auto& s) { state(w, s); });
+    w.Key("window");
     w.StartObject();
-    key(w, "last_good");
+    w.Key("last_good");
     end(w, r.last_good);
-    key(w, "first_bad");
+    w.Key("first_bad");
     end(w, r.first_bad);
     if (r.failure_rates && r.last_good && r.first_bad) {
         json_failure::put_failure_change(w, r.good_runs, r.bad_runs);
@@ -118,9 +76,8 @@ std::string hourly_to_json(const core::HourlyResult& r) {
             json_failure::put_failure_log(w, "first_bad_log", *r.first_bad_log);
     }
     w.EndObject();
-    key(w, "changed");
-    strings(w, r.changed_repos);
-    key(w, "candidates");
+    put_strings(w, "changed", r.changed_repos);
+    w.Key("candidates");
     w.StartObject();
     for (const auto& [name, list] : r.candidates) {
         str(w, name);
@@ -133,28 +90,21 @@ std::string hourly_to_json(const core::HourlyResult& r) {
         w.EndArray();
     }
     w.EndObject();
-    key(w, "compare_urls");
-    commits(w, r.compare_urls);
-    key(w, "commit_steps");
-    w.StartArray();
-    for (const auto& s : r.commit_steps)
-        state(w, s);
-    w.EndArray();
+    put_map(w, "compare_urls", r.compare_urls);
+    json_write::put_array(w, "commit_steps", r.commit_steps, [&](const auto& s) { state(w, s); });
     if (r.culprit) {
-        key(w, "culprit");
+        w.Key("culprit");
         w.StartObject();
-        key(w, "repo");
-        str(w, r.culprit->repo);
+        put(w, "repo", r.culprit->repo);
         commit(w, r.culprit->commit);
-        key(w, "note");
-        str(w, r.culprit->note);
+        put(w, "note", r.culprit->note);
         w.EndObject();
     }
-    key(w, "builds");
+    w.Key("builds");
     w.Int(r.builds);
-    key(w, "runs");
+    w.Key("runs");
     w.Int(r.runs);
-    key(w, "budget_exhausted");
+    w.Key("budget_exhausted");
     w.Bool(r.budget_exhausted);
     w.EndObject();
     return std::string(buf.GetString(), buf.GetSize()) + "\n";

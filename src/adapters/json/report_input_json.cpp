@@ -1,5 +1,7 @@
 #include "adapters/json/report_input_json.hpp"
 
+#include "adapters/json/failure_json.hpp"
+#include "adapters/json/json_write.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
@@ -386,34 +388,16 @@ private:
     std::string m_source;
 };
 
-template <class W>
-void write_str_map(W& w, const char* name, const std::map<std::string, std::string>& m) {
-    w.Key(name);
-    w.StartObject();
-    for (const auto& [k, v] : m) {
-        w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
-        w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-    }
-    w.EndObject();
-}
-template <class W> void write_kv(W& w, const char* name, const std::string& v) {
-    w.Key(name);
-    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-}
-template <class W> void write_values(W& w, const std::vector<double>& v) {
-    w.Key("values");
-    w.StartArray();
-    for (double x : v)
-        w.Double(x);
-    w.EndArray();
-}
+using json_write::put;
+using json_write::put_map;
+
 template <class W> void write_point(W& w, const core::ReportPoint& p) {
     w.StartObject();
-    write_kv(w, "label", p.label);
-    write_kv(w, "status", p.status);
-    write_values(w, p.values);
-    write_kv(w, "log", p.log);
-    write_kv(w, "reason", p.reason);
+    put(w, "label", p.label);
+    put(w, "status", p.status);
+    json_write::put_doubles(w, "values", p.values);
+    put(w, "log", p.log);
+    put(w, "reason", p.reason);
     w.EndObject();
 }
 template <class W>
@@ -423,41 +407,34 @@ void write_failures(W& w, const std::optional<core::PassFail>& before,
         return;
     w.Key("failures");
     w.StartObject();
-    for (const auto& [name, p] : {std::pair{"before", *before}, std::pair{"after", *after}}) {
-        w.Key(name);
-        w.StartObject();
-        w.Key("passed");
-        w.Int64(p.passed);
-        w.Key("failed");
-        w.Int64(p.failed);
-        w.EndObject();
-    }
+    json_failure::put_runs(w, "before", *before);
+    json_failure::put_runs(w, "after", *after);
     w.EndObject();
 }
 template <class W> void write_shift(W& w, const core::ReportShift& s) {
     w.StartObject();
     write_failures(w, s.runs_before, s.runs_after);
-    write_kv(w, "last_before", s.last_before);
-    write_kv(w, "first_after", s.first_after);
+    put(w, "last_before", s.last_before);
+    put(w, "first_after", s.first_after);
     w.Key("old");
     w.Double(s.old_value);
     w.Key("new");
     w.Double(s.new_value);
     w.Key("relative_change");
     w.Double(s.relative_change);
-    write_kv(w, "kind", s.kind);
+    put(w, "kind", s.kind);
     w.EndObject();
 }
 template <class W> void write_state(W& w, const core::ReportState& s) {
     w.StartObject();
-    write_kv(w, "time", s.time);
-    write_str_map(w, "commits", s.commits);
+    put(w, "time", s.time);
+    put_map(w, "commits", s.commits);
     w.Key("changed");
     w.Bool(s.changed);
-    write_kv(w, "status", s.status);
-    write_values(w, s.values);
-    write_kv(w, "log", s.log);
-    write_kv(w, "reason", s.reason);
+    put(w, "status", s.status);
+    json_write::put_doubles(w, "values", s.values);
+    put(w, "log", s.log);
+    put(w, "reason", s.reason);
     w.EndObject();
 }
 
@@ -537,33 +514,21 @@ std::string report_input_to_json(const core::ReportInput& in) {
     rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
     w.SetIndent(' ', 2);
     w.StartObject();
-    write_kv(w, "kind", in.kind);
-    write_kv(w, "benchmark", in.benchmark);
-    write_kv(w, "metric", in.metric);
-    write_kv(w, "unit", in.unit);
-    write_kv(w, "direction", std::string(core::to_string(in.direction)));
-    write_kv(w, "verdict", in.verdict);
-    write_kv(w, "mode", in.failure_rates ? "exit-code" : "metric");
-    w.Key("change_points");
-    w.StartArray();
-    for (const auto& s : in.change_points)
-        write_shift(w, s);
-    w.EndArray();
-    w.Key("daily_points");
-    w.StartArray();
-    for (const auto& p : in.daily_points)
-        write_point(w, p);
-    w.EndArray();
-    w.Key("boundaries");
-    w.StartArray();
-    for (const auto& s : in.boundaries)
-        write_shift(w, s);
-    w.EndArray();
-    w.Key("hourly_states");
-    w.StartArray();
-    for (const auto& s : in.hourly_states)
-        write_state(w, s);
-    w.EndArray();
+    put(w, "kind", in.kind);
+    put(w, "benchmark", in.benchmark);
+    put(w, "metric", in.metric);
+    put(w, "unit", in.unit);
+    put(w, "direction", std::string(core::to_string(in.direction)));
+    put(w, "verdict", in.verdict);
+    put(w, "mode", in.failure_rates ? "exit-code" : "metric");
+    json_write::put_array(w, "change_points", in.change_points,
+                          [&](const auto& s) { write_shift(w, s); });
+    json_write::put_array(w, "daily_points", in.daily_points,
+                          [&](const auto& p) { write_point(w, p); });
+    json_write::put_array(w, "boundaries", in.boundaries,
+                          [&](const auto& s) { write_shift(w, s); });
+    json_write::put_array(w, "hourly_states", in.hourly_states,
+                          [&](const auto& s) { write_state(w, s); });
     if (in.window) {
         w.Key("window");
         w.StartObject();
@@ -581,11 +546,11 @@ std::string report_input_to_json(const core::ReportInput& in) {
         w.StartArray();
         for (const auto& c : list) {
             w.StartObject();
-            write_kv(w, "sha", c.sha);
-            write_kv(w, "time", c.time);
-            write_kv(w, "author", c.author);
-            write_kv(w, "subject", c.subject);
-            write_kv(w, "url", c.url);
+            put(w, "sha", c.sha);
+            put(w, "time", c.time);
+            put(w, "author", c.author);
+            put(w, "subject", c.subject);
+            put(w, "url", c.url);
             w.EndObject();
         }
         w.EndArray();
@@ -594,72 +559,51 @@ std::string report_input_to_json(const core::ReportInput& in) {
     if (in.culprit) {
         w.Key("culprit");
         w.StartObject();
-        write_kv(w, "repo", in.culprit->repo);
-        write_kv(w, "sha", in.culprit->sha);
-        write_kv(w, "subject", in.culprit->subject);
-        write_kv(w, "author", in.culprit->author);
-        write_kv(w, "url", in.culprit->url);
+        put(w, "repo", in.culprit->repo);
+        put(w, "sha", in.culprit->sha);
+        put(w, "subject", in.culprit->subject);
+        put(w, "author", in.culprit->author);
+        put(w, "url", in.culprit->url);
         w.EndObject();
     }
-    w.Key("skipped");
-    w.StartArray();
-    for (const auto& p : in.skipped)
-        write_point(w, p);
-    w.EndArray();
+    json_write::put_array(w, "skipped", in.skipped, [&](const auto& p) { write_point(w, p); });
     if (!in.failure_logs.empty()) {
-        w.Key("failure_logs");
-        w.StartArray();
-        for (const auto& l : in.failure_logs) {
+        json_write::put_array(w, "failure_logs", in.failure_logs, [&](const auto& l) {
             w.StartObject();
-            write_kv(w, "stage", l.stage);
-            write_kv(w, "point", l.point);
-            write_kv(w, "log", l.log);
-            write_kv(w, "status", l.status);
-            write_kv(w, "excerpt", l.excerpt);
+            put(w, "stage", l.stage);
+            put(w, "point", l.point);
+            put(w, "log", l.log);
+            put(w, "status", l.status);
+            put(w, "excerpt", l.excerpt);
             w.EndObject();
-        }
-        w.EndArray();
+        });
     }
     if (!in.attributions.empty()) {
-        w.Key("attributions");
-        w.StartArray();
-        for (const auto& a : in.attributions) {
+        json_write::put_array(w, "attributions", in.attributions, [&](const auto& a) {
             w.StartObject();
-            write_kv(w, "last_good", a.last_good);
-            write_kv(w, "first_bad", a.first_bad);
-            write_kv(w, "cause", a.cause);
+            put(w, "last_good", a.last_good);
+            put(w, "first_bad", a.first_bad);
+            put(w, "cause", a.cause);
             w.Key("commits_known");
             w.Bool(a.commits_known);
             w.Key("environment_known");
             w.Bool(a.environment_known);
-            w.Key("components");
-            w.StartArray();
-            for (const auto& c : a.components)
-                w.String(c.c_str(), static_cast<rapidjson::SizeType>(c.size()));
-            w.EndArray();
-            w.Key("changed_repos");
-            w.StartArray();
-            for (const auto& c : a.changed_repos)
-                w.String(c.c_str(), static_cast<rapidjson::SizeType>(c.size()));
-            w.EndArray();
-            w.Key("environment_diff");
-            w.StartArray();
-            for (const auto& c : a.diff) {
+            json_write::put_strings(w, "components", a.components);
+            json_write::put_strings(w, "changed_repos", a.changed_repos);
+            json_write::put_array(w, "environment_diff", a.diff, [&](const auto& c) {
                 w.StartObject();
-                write_kv(w, "component", c.component);
-                write_kv(w, "name", c.name);
-                write_kv(w, "before", c.before);
-                write_kv(w, "after", c.after);
+                put(w, "component", c.component);
+                put(w, "name", c.name);
+                put(w, "before", c.before);
+                put(w, "after", c.after);
                 w.EndObject();
-            }
-            w.EndArray();
-            write_kv(w, "summary", a.summary);
+            });
+            put(w, "summary", a.summary);
             w.EndObject();
-        }
-        w.EndArray();
+        });
     }
-    write_str_map(w, "repos", in.repo_urls);
-    write_str_map(w, "runner", in.runner);
+    put_map(w, "repos", in.repo_urls);
+    put_map(w, "runner", in.runner);
     if (in.budget.runs) {
         w.Key("runs");
         w.Int64(*in.budget.runs);
