@@ -367,7 +367,7 @@ TEST_CASE("investigate with `mode = \"exit-code\"` in its config: detect, daily 
     CHECK(md.find("````text\n") != std::string::npos);
     CHECK(md.find("\n# injected heading") != std::string::npos); // inside the fence
     // Detect judged failure rates, not a metric.
-    const auto d = parse(read_file(out + "/result.json"));
+    const auto d = parse_json_object(read_file(out + "/result.json"));
     CHECK(std::string(d["detect"]["mode"].GetString()) == "exit-code");
     CHECK(std::string(d["detect"]["verdict"].GetString()) == "regression");
     CHECK(std::string(d["daily"]["mode"].GetString()) == "exit-code");
@@ -436,12 +436,12 @@ TEST_CASE("hourly --mode exit-code: undecided window ends double their runs inst
     auto few = hourly("3", "counts-few");
     INFO(few.err);
     REQUIRE(few.exit_code == 0);
-    CHECK(parse(few.out)["conclusion"].GetString() == std::string("no_change"));
+    CHECK(parse_json_object(few.out)["conclusion"].GetString() == std::string("no_change"));
     // With a cap of 24 runs the ends are told apart and the stage narrows the window.
     auto more = hourly("24", "counts-more");
     INFO(more.err);
     CHECK(more.err.find("window ends undecided") != std::string::npos);
-    const auto d = parse(more.out);
+    const auto d = parse_json_object(more.out);
     CHECK(d["conclusion"].GetString() == std::string("window"));
     CHECK(d["window"]["first_bad"]["commits"]["app"].GetString() == shas[13]);
     REQUIRE(d["window"].HasMember("failures"));
