@@ -32,7 +32,7 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         auto load = store->load();
         out.warnings = std::move(load.warnings);
         all = std::move(load.records);
-        if (all.empty())
+        if (all.empty() && !request.allow_empty)
             throw_usage("detect: history '" + store->describe() + "' has no measurements");
     } else {
         core::ImportDefaults d;
@@ -69,6 +69,15 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         }
         return util::join(names, "; ");
     };
+    if (series.empty() && request.allow_empty) {
+        out.result.benchmark = request.benchmark;
+        out.result.metric = request.metric;
+        out.result.direction = request.direction.value_or(core::Direction::higher_is_better);
+        out.result.threshold = request.options.threshold;
+        out.result.verdict = core::Verdict::inconclusive;
+        out.result.reason = "no measurement of this benchmark in the history yet";
+        return out;
+    }
     if (series.empty())
         throw_usage("detect: no measurements match --benchmark '" + request.benchmark +
                     "' --metric '" + request.metric + "'; available: " + list(found));

@@ -21,6 +21,9 @@ struct DetectRequest {
     std::string unit;                         ///< unit for imports
     std::optional<core::Direction> direction; ///< overrides the stored direction
     core::DetectOptions options;
+    /// No matching measurement (or an empty history) is an inconclusive result, not an error
+    /// (investigate over an explicit --from/--to range needs no history).
+    bool allow_empty = false;
 };
 
 /// The result and any warnings met while loading (e.g. a torn last history line).

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 namespace perfsweep::app {
 
@@ -54,6 +56,40 @@ const core::Boundary* pick_boundary(const core::DailyResult& d) {
             (!best || std::fabs(b.relative_change) > std::fabs(best->relative_change)))
             best = &b;
     return best;
+}
+
+// What a sweep over an explicit --from/--to range found, with the reason: the range is the
+// question asked (e.g. between two releases), so its sweep, not detect on the history, decides.
+std::pair<core::Verdict, std::string> range_verdict(const core::DailyResult& d) {
+    const auto& s = d.sweep;
+    std::size_t regressions = 0, improvements = 0, unknown = 0, measured = 0;
+    for (const auto& b : s.boundaries)
+        (b.kind == core::BoundaryKind::regression    ? regressions
+         : b.kind == core::BoundaryKind::improvement ? improvements
+                                                     : unknown)++;
+    for (const auto& p : s.points)
+        measured += p.state == core::PointState::ok ? 1 : 0;
+    const std::string range = d.from + " .. " + d.to;
+    if (regressions > 0)
+        return {core::Verdict::regression, std::to_string(regressions) + " regression boundar" +
+                                               (regressions == 1 ? "y" : "ies") +
+                                               " between nightlies " + range};
+    if (unknown > 0)
+        return {core::Verdict::inconclusive,
+                std::to_string(unknown) + " undecided boundar" + (unknown == 1 ? "y" : "ies") +
+                    " between nightlies " + range + " (more repeats would decide)"};
+    if (!s.complete)
+        return {core::Verdict::inconclusive,
+                "the sweep over " + range + " stopped early: " + s.stop_reason};
+    if (measured < 2)
+        return {core::Verdict::inconclusive,
+                std::to_string(measured) + " nightl" + (measured == 1 ? "y" : "ies") +
+                    " measured between " + range + ": at least 2 are needed to compare"};
+    if (improvements > 0)
+        return {core::Verdict::improvement, "only improvements between nightlies " + range};
+    return {core::Verdict::no_regression, "no level change between the " +
+                                              std::to_string(measured) + " measured nightlies " +
+                                              range};
 }
 
 // The recorded source commits of a daily point (any of its measurements that carries them).
@@ -144,10 +180,13 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         dr.direction = core::Direction::lower_is_better;
     }
     dr.options.threshold = o.threshold;
+    dr.allow_empty = !o.from.empty() || !o.to.empty(); // the range's sweep decides
     res.detect = run_detect(dr, a);
     for (const auto& w : res.detect.warnings)
         progress.line("warning: " + w);
     const auto& det = res.detect.result;
+    core::Verdict verdict = det.verdict; // an explicit range's sweep overrides it (below)
+    std::string reason = det.reason;
     res.verdict = verdict_word(det.verdict);
     progress.line("detect: " + res.verdict + " — " + det.reason);
 
@@ -205,6 +244,11 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
                     if (o.narrow == "latest")
                         break;
                 }
+        }
+        if (w.explicit_range) {
+            std::tie(verdict, reason) = range_verdict(daily);
+            res.verdict = verdict_word(verdict);
+            progress.line("range " + w.from + " → " + w.to + ": " + res.verdict + " — " + reason);
         }
         res.daily.push_back(daily);
         const auto& dref = res.daily.back();
@@ -293,7 +337,9 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     }
 
     // 4. Report: one combined result (latest regression), rendered once.
-    std::string json = "{\"kind\":\"investigate\",\"detect\":" + strip(a.detect_to_json(det));
+    // `verdict` is the pipeline's (an explicit range's sweep decides it); `detect` keeps its own.
+    std::string json = "{\"kind\":\"investigate\",\"verdict\":\"" + res.verdict +
+                       "\",\"detect\":" + strip(a.detect_to_json(det));
     if (!res.daily.empty())
         json += ",\"daily\":" + strip(a.daily_json(res.daily.front()));
     if (!res.hourly.empty() && a.hourly_json)
@@ -344,12 +390,12 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     if (a.actions) {
         publish_outputs(*a.actions, res.outputs);
         append_summary(*a.actions, res.markdown);
-        if (det.verdict == core::Verdict::regression)
+        if (verdict == core::Verdict::regression)
             annotate(*a.actions, "error", "perfsweep: " + det.metric + " regression", res.summary);
-        else if (det.verdict == core::Verdict::inconclusive)
-            annotate(*a.actions, "warning", "perfsweep: inconclusive", det.reason);
+        else if (verdict == core::Verdict::inconclusive)
+            annotate(*a.actions, "warning", "perfsweep: inconclusive", reason);
     }
-    if (o.comment && det.verdict == core::Verdict::regression) {
+    if (o.comment && verdict == core::Verdict::regression) {
         if (!a.open_code_host)
             throw_infra("investigate: no code host adapter in this build");
         auto host = a.open_code_host(o.token_env);
@@ -361,9 +407,9 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         res.outputs["comment-url"] = posted.url;
     }
 
-    if (det.verdict == core::Verdict::regression)
+    if (verdict == core::Verdict::regression)
         res.exit_code = o.fail_on_regression ? exit_regression : exit_ok;
-    else if (det.verdict == core::Verdict::inconclusive)
+    else if (verdict == core::Verdict::inconclusive)
         res.exit_code = exit_inconclusive;
     else
         res.exit_code = exit_ok;

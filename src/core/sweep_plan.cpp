@@ -213,7 +213,14 @@ SweepPlan::PairTest SweepPlan::test_values(const std::vector<double>& a,
     const double qa = va / static_cast<double>(a.size()), qb = vb / static_cast<double>(b.size());
     const double se = std::sqrt(qa + qb);
     const double abs_change = std::fabs(t.relative_change);
-    if (!(da > 0 && db > 0) || se == 0) {
+    if (da > 0 && db > 0 && se == 0) {
+        // Repeated values without any noise (a deterministic metric: a count, a size): any
+        // difference is certain; one below interest is still the same.
+        t.p_value = abs_change > 0 ? 0 : 1;
+        t.relation = abs_change < m_options.min_change / 2 ? Relation::same : Relation::differ;
+        return t;
+    }
+    if (!(da > 0 && db > 0)) {
         // No variance information: only a negligible difference can be called the same.
         t.relation = abs_change < m_options.min_change / 2 ? Relation::same : Relation::unknown;
         return t;

@@ -93,3 +93,69 @@ TEST_CASE("investigate reads its options from a TOML config section", "[investig
     test::write_file(config, "[investigate]\nno-such-option = 1\n");
     CHECK(test::run_perfsweep({"--config", config, "investigate"}).exit_code == 2);
 }
+
+TEST_CASE("investigate over an explicit release range: the sweep decides, no history needed",
+          "[investigate]") {
+    // Between two releases with an empty history (the first run of a new benchmark): detect has
+    // nothing to judge, so the verdict, exit code, outputs and result.json follow the range's
+    // daily sweep. The benchmark prints exactly one value per nightly (no noise at all).
+    test::TempDir dir;
+    const auto bench = dir.file("bench.sh");
+    test::write_file(bench, "#!/bin/sh\n"
+                            "if [ \"$1\" \\< \"$2\" ]; then echo 'MLUPS: 577.0'; "
+                            "else echo 'MLUPS: 537.0'; fi\n");
+    std::filesystem::permissions(bench, std::filesystem::perms::owner_all);
+    auto investigate = [&](const std::string& name, const std::string& bad_from) {
+        const auto gh_out = dir.file(name + ".out");
+        test::write_file(gh_out, "");
+        auto r = test::run_perfsweep({"investigate",
+                                      "--history",
+                                      dir.file(name + ".jsonl"),
+                                      "--benchmark",
+                                      "lbm",
+                                      "--metric",
+                                      "MLUPS",
+                                      "--runtime",
+                                      "none",
+                                      "--test",
+                                      "'" + bench + "' {date} " + bad_from,
+                                      "--from",
+                                      "2024-05-01",
+                                      "--to",
+                                      "2024-05-16",
+                                      "--env-probe",
+                                      "none",
+                                      "--logs",
+                                      dir.file(name + "-logs"),
+                                      "--output-dir",
+                                      dir.file(name),
+                                      "--fail-on-regression"},
+                                     {"GITHUB_ACTIONS=true", "GITHUB_OUTPUT=" + gh_out});
+        return std::make_pair(r, test::read_file(gh_out));
+    };
+    const auto [reg, reg_out] = investigate("reg", "2024-05-09");
+    INFO(reg.err);
+    CHECK(reg.exit_code == 1);
+    CHECK_THAT(reg.err, Catch::Contains("detect: inconclusive — no measurement of this benchmark "
+                                        "in the history yet") &&
+                            Catch::Contains("range 2024-05-01 → 2024-05-16: regression"));
+    CHECK_THAT(reg_out, Catch::Contains("verdict=regression") &&
+                            Catch::Contains("last-good=2024-05-08") &&
+                            Catch::Contains("first-bad=2024-05-09"));
+    const auto json = test::read_file(dir.file("reg") + "/result.json");
+    CHECK(json.rfind("{\"kind\":\"investigate\",\"verdict\":\"regression\",", 0) == 0);
+    CHECK_THAT(test::read_file(dir.file("reg") + "/report.md"),
+               Catch::Contains("MLUPS fell 6.9 % (577.0 → 537.0) between nightly 2024-05-08 and "
+                               "2024-05-09"));
+    // The sweep's measurements went into the history (the next run has something to detect on).
+    CHECK_THAT(test::read_file(dir.file("reg.jsonl")), Catch::Contains("\"2024-05-09\""));
+    // A deterministic benchmark needs no escalation: every measured nightly ran 3 times or fewer.
+    CHECK(reg.err.find("4 values") == std::string::npos);
+
+    // The same range without a change: no_regression, exit 0.
+    const auto [same, same_out] = investigate("same", "2099-01-01");
+    INFO(same.err);
+    CHECK(same.exit_code == 0);
+    CHECK_THAT(same_out, Catch::Contains("verdict=no_regression"));
+    CHECK_THAT(same.err, Catch::Contains("no level change between the"));
+}

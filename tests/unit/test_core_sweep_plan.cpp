@@ -219,3 +219,23 @@ TEST_CASE("kind follows the metric direction", "[core][sweep]") {
     CHECK(r.boundaries[0].kind == BoundaryKind::improvement);
     CHECK(r.boundaries[0].relative_change == Approx(0.08).margin(0.01));
 }
+
+TEST_CASE("a deterministic metric (no noise at all) is decided with the first repeats",
+          "[core][sweep]") {
+    // A count or a size repeats exactly: a difference with zero spread is certain, so no point
+    // escalates to max_repeats (a run at noise 0 used to measure one side 12 times).
+    auto s = make("one_step_exact", 30, 0.0, {{17, 0.93}});
+    SweepOptions o;
+    auto r = simulate_sweep(s, o, 1);
+    auto c = check_sweep(s, r);
+    CHECK(c.found == 1);
+    CHECK(c.invented == 0);
+    for (const auto& p : r.points)
+        CHECK(p.values.size() <= static_cast<std::size_t>(2 * o.repeats));
+    // Equal values on both sides are the same level; a tiny exact difference below interest too.
+    SweepPlan plan(labels(2), o);
+    plan.observe(0, Status::ok, {500, 500, 500});
+    plan.observe(1, Status::ok, {500.1, 500.1, 500.1});
+    CHECK(plan.next().empty());
+    CHECK(plan.result().boundaries.empty());
+}
