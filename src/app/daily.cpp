@@ -242,6 +242,20 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                             m.commit_times[repo] = t;
                     }
                 }
+                // Image labels (read by the environment probe without pulling) name the commits
+                // when no probe did.
+                if (m.commits.empty() && !options.commit_labels.empty() && first_ok) {
+                    std::vector<std::string> not_sha;
+                    m.commits =
+                        core::commits_from_labels(m.environment, options.commit_labels, not_sha)
+                            .commits;
+                    for (const auto& l : not_sha) {
+                        out.warnings.push_back(m.label + ": image label '" + l +
+                                               "' is not a commit SHA (7-40 lowercase hex "
+                                               "digits); ignored");
+                        progress.line("warning: " + out.warnings.back());
+                    }
+                }
                 // Later repeats carry the build's commits found by the probe on the first.
                 for (const auto& earlier : out.measurements[i])
                     if (m.commits.empty() && !earlier.commits.empty()) {

@@ -30,6 +30,9 @@ struct DailyOptions {
     double max_time_s = 0;            ///< wall-clock budget; 0 = none
     std::string identity;             ///< text identifying the command, stored in the state dir
     std::vector<std::string> secrets; ///< values masked in log excerpts (exit-code mode)
+    /// repo name → image label holding the commit it was built from (read from the recorded
+    /// environment's "label.LABEL" when no commits probe named the commits)
+    std::map<std::string, std::string> commit_labels;
 };
 
 /// How the use case reads and writes measurement records (JSON codec from the adapters).

@@ -92,13 +92,11 @@ std::pair<core::Verdict, std::string> range_verdict(const core::DailyResult& d) 
                                               range};
 }
 
-// The recorded source commits of a daily point (any of its measurements that carries them).
+// The recorded source commits of a daily point, as attribution reads them (commits probe, image
+// labels, or the environment probe's commit.NAME lines).
 std::map<std::string, std::string> point_commits(const core::DailyResult& d, std::size_t i) {
-    if (i < d.measurements.size())
-        for (auto it = d.measurements[i].rbegin(); it != d.measurements[i].rend(); ++it)
-            if (!it->commits.empty())
-                return it->commits;
-    return {};
+    return i < d.measurements.size() ? core::build_fingerprint(d.measurements[i]).commits
+                                     : std::map<std::string, std::string>{};
 }
 
 } // namespace

@@ -24,6 +24,7 @@ struct DailyFlags {
     RunnerFlags runner;
     std::string from, to, strategy = "adaptive";
     std::string state, history, max_time, probe;
+    std::vector<std::string> commit_labels;
     int repeats = 3, max_repeats = 12, min_span = 5;
     double min_change = 0.02;
     long max_runs = 0;
@@ -68,6 +69,7 @@ void execute(DailyFlags& f, Context& ctx) {
     }
     o.state_dir = f.state;
     o.rerun = f.rerun;
+    o.commit_labels = commit_labels_flag(f.commit_labels, cfg.runtime, cfg.env_probe);
     if (a.secret_values)
         o.secrets = a.secret_values();
     o.identity = "from=" + f.from + "\nto=" + f.to + "\nimage=" + cfg.image +
@@ -157,6 +159,10 @@ void add_daily(CLI::App& app, Context& ctx) {
                     "Command run once per measured date whose output names the build's commits "
                     "('NAME SHA [ISO-TIME]' lines or git-clone.yaml), e.g. cat "
                     "/opt/manifest.d/git-clone.yaml");
+    cmd->add_option("--commits-label", f->commit_labels,
+                    "REPO=LABEL: the image label naming the commit REPO was built from, read "
+                    "without pulling (docker/podman; repeatable), e.g. "
+                    "jax=org.opencontainers.image.revision");
     cmd->add_flag("--json", f->json, "Print the result as JSON");
     add_runner_flags(cmd, f->runner,
                      {O::timeout, O::warmup, O::metric, O::metric_regex, O::unit, O::benchmark,

@@ -26,18 +26,11 @@ struct InvestigateFlags {
     std::string threshold = "0.02", strategy = "adaptive";
     std::string hourly_strategy = "adaptive", step = "1h", max_time, ref = "origin/main";
     std::string hourly_test, comment_repo, new_issue;
-    std::vector<std::string> repos, labels;
+    std::vector<std::string> repos, labels, commit_labels;
     long long pr = 0, issue = 0;
     int hourly_repeats = 0;
     bool comment = false;
 };
-
-std::pair<std::string, std::string> name_value(const std::string& s, const std::string& flag) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
-        throw_usage(flag + " '" + s + "': expected NAME=VALUE");
-    return {s.substr(0, eq), s.substr(eq + 1)};
-}
 
 void execute(InvestigateFlags& f, Context& ctx) {
     auto& o = f.o;
@@ -46,6 +39,7 @@ void execute(InvestigateFlags& f, Context& ctx) {
     o.threshold = app::parse_threshold(f.threshold);
     auto& d = o.daily_runner;
     d = runner_config(f.runner);
+    o.daily.commit_labels = commit_labels_flag(f.commit_labels, d.runtime, d.env_probe);
     o.hourly_options.exit_code_mode = d.exit_code_mode;
     if (d.benchmark.empty())
         d.benchmark = d.test_command;
@@ -175,6 +169,9 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option(
         "--commits-probe", o.commits_probe,
         "Command printing a nightly's commits, e.g. cat /opt/manifest.d/git-clone.yaml");
+    cmd->add_option("--commits-label", f->commit_labels,
+                    "REPO=LABEL: the image label naming a nightly's commit of REPO (docker/podman; "
+                    "repeatable), e.g. jax=org.opencontainers.image.revision");
     add_runner_flags(cmd, r, {O::mount, O::env_probe, O::env, O::logs});
     cmd->add_option("--repo", f->repos, "NAME=PATH of a full source clone (repeatable)");
     cmd->add_option("--ref", f->ref, "Ref whose main line is followed")->capture_default_str();

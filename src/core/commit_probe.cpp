@@ -89,4 +89,24 @@ ProbedCommits parse_commit_probe(std::string_view text) {
     return out;
 }
 
+ProbedCommits commits_from_labels(const std::map<std::string, std::string>& environment,
+                                  const std::map<std::string, std::string>& repo_labels,
+                                  std::vector<std::string>& not_sha) {
+    ProbedCommits out;
+    for (const auto& [repo, label] : repo_labels) {
+        const auto it = environment.find("label." + label);
+        if (it == environment.end())
+            continue;
+        if (is_sha(it->second))
+            out.commits[repo] = it->second;
+        else
+            not_sha.push_back(label);
+    }
+    return out;
+}
+
+bool is_probe_name(std::string_view name) {
+    return is_name(name);
+}
+
 } // namespace perfsweep::core

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfsweep::core {
 
@@ -19,5 +20,15 @@ struct ProbedCommits {
 /// SHA"). A SHA is 7-40 hex digits; names "jax-source"/"xla-source" become "jax"/"xla". Other
 /// lines are ignored.
 ProbedCommits parse_commit_probe(std::string_view text);
+
+/// Commits named by image labels: for each repo → LABEL in `repo_labels`, the value of
+/// "label.LABEL" in a recorded `environment` when it is a SHA (7-40 lowercase hex digits).
+/// `not_sha` gets the labels present whose value is not a SHA (the untrusted value is not kept).
+ProbedCommits commits_from_labels(const std::map<std::string, std::string>& environment,
+                                  const std::map<std::string, std::string>& repo_labels,
+                                  std::vector<std::string>& not_sha);
+
+/// True for a usable repo or label name: 1-64 characters of [A-Za-z0-9._/-].
+bool is_probe_name(std::string_view name);
 
 } // namespace perfsweep::core

@@ -328,3 +328,60 @@ TEST_CASE("slurm: the probe runs once as an srun job step, like the test", "[env
     CHECK(fs::exists(dir.file("logs/2023-08-21.env-probe/env-probe.log")));
     CHECK_FALSE(fs::exists(dir.file("logs/2023-08-21.env-probe.2")));
 }
+
+TEST_CASE("daily --commits-label: image labels name the commits without a probe run",
+          "[environment][docker]") {
+    // The nightlies carry their jax commit as the OCI revision label (read by `image inspect`,
+    // never pulled for): the same commit on 08-21 and 08-22 with a cuDNN update between them is
+    // environmental; 08-23's label is not a SHA and is ignored with a warning naming the label.
+    World w;
+    const std::string good = "0123456789abcdef0123456789abcdef01234567";
+    std::map<std::string, std::pair<std::string, std::string>> m;
+    for (const auto& d : k_dates)
+        m[d] = {"cuda=12.4.1\ncudnn=" + std::string(d > "2023-08-21" ? "9.2.0" : "9.1.0") + "\n",
+                "{\"org.opencontainers.image.revision\":\"" +
+                    (d == "2023-08-23" ? std::string("$(touch x) main") : good) + "\"}"};
+    w.environments(m);
+    const std::vector<std::string> base = {
+        "daily",           "--from",          k_dates.front(), "--to",      k_dates.back(),
+        "--image",         k_image,           "--runtime",     "docker",    "--test",
+        "bash " + w.bench, "--strategy",      "exhaustive",    "--repeats", "2",
+        "--logs",          w.dir.file("logs")};
+    auto args = base;
+    for (const auto& a : {"--commits-label", "jax=org.opencontainers.image.revision", "--json"})
+        args.push_back(a);
+    const auto r = run_perfsweep(args, w.env);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto d = parse_json_object(r.out);
+    const auto& pts = d["points"];
+    REQUIRE(pts.Size() == 3);
+    CHECK(std::string(pts[0]["commits"]["jax"].GetString()) == good);
+    CHECK(std::string(pts[1]["commits"]["jax"].GetString()) == good);
+    CHECK_FALSE(pts[2]["commits"].HasMember("jax"));
+    REQUIRE(d["boundaries"].Size() == 1);
+    const auto& attr = d["boundaries"][0]["attribution"];
+    CHECK(std::string(attr["cause"].GetString()) == "environment");
+    CHECK(attr["commits_known"].GetBool());
+    CHECK_THAT(r.err, Catch::Contains("2023-08-23: image label 'org.opencontainers.image.revision' "
+                                      "is not a commit SHA"));
+    CHECK(r.err.find("touch x") == std::string::npos); // the untrusted value is not repeated
+    CHECK(w.calls().find("\"pull\"") == std::string::npos);
+
+    // Usage errors name the flag and what is expected; nothing runs.
+    for (const auto& [bad, expect] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"--commits-label", "jax"}, "expected NAME=VALUE"},
+             {{"--commits-label", "jax=a b"}, "expected REPO=LABEL"},
+             {{"--commits-label", "jax=x", "--commits-label", "jax=y"}, "is given twice"},
+             {{"--commits-label", "jax=x", "--env-probe", "none"}, "drop --env-probe none"},
+             {{"--commits-label", "jax=x", "--runtime=none"}, "docker or podman"}}) {
+        auto a = base;
+        if (bad.back() == "--runtime=none")
+            a.erase(a.begin() + 7, a.begin() + 9); // drop "--runtime docker"
+        a.insert(a.end(), bad.begin(), bad.end());
+        const auto e = run_perfsweep(a, w.env);
+        INFO(e.err);
+        CHECK(e.exit_code == 2);
+        CHECK_THAT(e.err, Catch::Contains("--commits-label") && Catch::Contains(expect));
+    }
+}

@@ -33,3 +33,25 @@ TEST_CASE("commit probe reads JAX-Toolbox git-clone.yaml", "[core][probe]") {
     CHECK(p.commits.at("jax") == "1111111111111111111111111111111111111111");
     CHECK(p.commits.at("xla") == "2222222222222222222222222222222222222222");
 }
+
+TEST_CASE("commits from image labels: SHAs only, missing labels skipped", "[core][probe]") {
+    const std::map<std::string, std::string> env = {
+        {"label.org.opencontainers.image.revision", "0123456789abcdef0123456789abcdef01234567"},
+        {"label.xla.rev", "ABCDEF0123"}, // upper case: not how git prints a SHA
+        {"label.flax.rev", "v0.8.1"},    // a tag, not a SHA
+        {"cudnn", "9.1.0"}};
+    std::vector<std::string> not_sha;
+    const auto c =
+        perfsweep::core::commits_from_labels(env,
+                                             {{"jax", "org.opencontainers.image.revision"},
+                                              {"xla", "xla.rev"},
+                                              {"flax", "flax.rev"},
+                                              {"te", "te.rev"}},
+                                             not_sha);
+    REQUIRE(c.commits.size() == 1);
+    CHECK(c.commits.at("jax") == "0123456789abcdef0123456789abcdef01234567");
+    CHECK(not_sha == std::vector<std::string>{"flax.rev", "xla.rev"});
+    CHECK(perfsweep::core::is_probe_name("org.opencontainers.image.revision"));
+    CHECK_FALSE(perfsweep::core::is_probe_name("a b"));
+    CHECK_FALSE(perfsweep::core::is_probe_name(""));
+}
