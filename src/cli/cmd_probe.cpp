@@ -96,9 +96,9 @@ void execute(ProbeFlags& f, Context& ctx) {
     const auto m =
         app::run_point(*runner, cfg.build_command.empty() ? nullptr : runner.get(), req, nullptr);
     const auto d = core::decide_probe(m, ref);
-    std::printf("probe %s: %s (%s)%s\n", f.label.c_str(),
-                std::string(core::to_string(d.verdict)).c_str(), d.why.c_str(),
-                m.log.empty() ? "" : ("; log " + m.log).c_str());
+    const std::string who = f.label == "probe" ? "probe" : "probe " + f.label;
+    std::printf("%s: %s (%s)%s\n", who.c_str(), std::string(core::to_string(d.verdict)).c_str(),
+                d.why.c_str(), m.log.empty() ? "" : ("; log " + m.log).c_str());
     std::fflush(stdout);
     switch (d.verdict) {
     case core::ExitVerdict::good:

@@ -15,6 +15,13 @@ std::string number(double v) {
     return buf;
 }
 
+// A relative change in percent, signed, two decimals ("-78.39").
+std::string percent(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.2f", v);
+    return buf;
+}
+
 std::string codes_text(const std::vector<int>& codes) {
     std::string s;
     for (int c : codes)
@@ -65,7 +72,7 @@ ProbeDecision decide_probe(const Measurement& m, const ProbeReference& ref) {
     const double worse = ref.direction == Direction::higher_is_better ? -change : change;
     d.verdict = worse > ref.threshold ? ExitVerdict::bad : ExitVerdict::good;
     d.why = "median " + number(level) + " vs good " + number(*ref.good_level) + " (" +
-            number(change * 100) + " %, bad beyond " + number(ref.threshold * 100) + " % worse)";
+            percent(change * 100) + " %, bad beyond " + number(ref.threshold * 100) + " % worse)";
     return d;
 }
 

@@ -385,3 +385,48 @@ TEST_CASE("daily --commits-label: image labels name the commits without a probe 
         CHECK_THAT(e.err, Catch::Contains("--commits-label") && Catch::Contains(expect));
     }
 }
+
+TEST_CASE("the built-in probe reads GPU, toolkit and wheels on the host (runtime none)",
+          "[environment]") {
+    // The real default script, run on this machine with stand-ins first on PATH and PYTHONPATH:
+    // nvidia-smi and nvcc print what the real tools print; a jax[cuda] pip layout provides
+    // dist-info directories only (nothing is imported).
+    TempDir dir("perfsweep-envfp-host");
+    const std::string bin = dir.file("bin"), site = dir.file("site");
+    fs::create_directories(bin);
+    for (const auto& d : {"jax-0.4.31.dist-info", "jaxlib-0.4.31.dist-info",
+                          "nvidia_cuda_runtime_cu12-12.6.77.dist-info",
+                          "nvidia_cublas_cu12-12.6.4.1.dist-info", "requests-2.31.0.dist-info"})
+        fs::create_directories(site + "/" + d);
+    write_file(bin + "/nvidia-smi",
+               "#!/bin/sh\ncase \"$*\" in *driver_version*) echo 'NVIDIA H200, 580.159.04';;\n"
+               "*) echo 'NVIDIA H200';; esac\n");
+    write_file(bin + "/nvcc", "#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+                              "echo 'Cuda compilation tools, release 12.6, V12.6.85'\n");
+    for (const auto& t : {"nvidia-smi", "nvcc"})
+        fs::permissions(bin + "/" + t, fs::perms::owner_all);
+    const auto r = run_perfsweep({"run", "--label", "host", "--test", "echo MLUPS: 5", "--logs",
+                                  dir.file("logs"), "--env-probe", "default", "--json"},
+                                 {"PATH=" + bin + ":" + std::getenv("PATH"), "PYTHONPATH=" + site});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto m = parse_json_object(r.out);
+    REQUIRE(m.HasMember("environment"));
+    const auto& e = m["environment"];
+    auto get = [&](const char* k) {
+        return e.HasMember(k) ? std::string(e[k].GetString()) : std::string("(absent)");
+    };
+    CHECK(get("gpu") == "NVIDIA H200");
+    CHECK(get("driver") == "580.159.04");
+    CHECK(get("gpu_count") == "1");
+    CHECK(get("jax") == "0.4.31");
+    CHECK(get("jaxlib") == "0.4.31");
+    CHECK(get("nvidia_cuda_runtime_cu12") == "12.6.77");
+    CHECK(get("requests") == "(absent)"); // only jax*, nvidia_*, flax, numpy are recorded
+    CHECK_THAT(get("python"), Catch::Matches("[0-9]+\\.[0-9]+\\.[0-9]+"));
+    if (!fs::exists("/usr/local/cuda/version.json")) { // a toolkit manifest would take precedence
+        CHECK(get("cuda") == "12.6.85");
+        CHECK(get("cudart") == "12.6.77");
+        CHECK(get("cublas") == "12.6.4.1");
+    }
+}

@@ -29,13 +29,25 @@ print("python=%d.%d.%d" % sys.version_info[:3])
 def out(k, v):
     if v:
         print(k + "=" + str(v).strip())
+toolkit = {}
 try:
     d = json.load(open("/usr/local/cuda/version.json"))
     for src, key in (("cuda", "cuda"), ("cuda_cudart", "cudart"), ("libcublas", "cublas")):
-        if src in d:
-            out(key, d[src].get("version"))
+        if src in d and d[src].get("version"):
+            toolkit[key] = d[src]["version"]
+            out(key, d[src]["version"])
 except Exception:
     pass
+if "cuda" not in toolkit:  # no toolkit manifest: nvcc names the toolkit release
+    try:
+        import subprocess
+        v = subprocess.run(["nvcc", "--version"], capture_output=True, text=True, timeout=10).stdout
+        m = re.search(r"release [0-9.]+, V([0-9.]+)", v)
+        if m:
+            toolkit["cuda"] = m.group(1)
+            out("cuda", m.group(1))
+    except Exception:
+        pass
 inc = ["/usr/include", "/usr/local/cuda/include", "/usr/include/x86_64-linux-gnu",
        "/usr/include/aarch64-linux-gnu"]
 def header(name, macros):
@@ -76,6 +88,11 @@ for entry in sys.path:
         if name.startswith("jax") or name.startswith("nvidia_") or name in ("flax", "numpy"):
             seen.add(name)
             out(name, m.group(2))
+            # pip-installed CUDA (jax[cuda]): the same keys a toolkit manifest gives
+            for key, wheel in (("cudart", "nvidia_cuda_runtime"), ("cublas", "nvidia_cublas")):
+                if key not in toolkit and re.match(wheel + r"(_cu[0-9]+)?$", name):
+                    toolkit[key] = m.group(2)
+                    out(key, m.group(2))
 PY
     break
   fi
