@@ -60,7 +60,6 @@ for i in 1 2 3 4 5 6; do
     git commit -qam "docs: note $i"
   fi
 done
-first=$(git rev-list --reverse "$good"..weights | head -1)
 git bisect start weights "$good"
 git bisect run "$ps" probe --mode exit-code --test "bash run.sh $flags 64 50" \
   --timeout 10m --logs "$out/logs/exit" 2>&1 | tee "$out/bisect-exit.txt"
