@@ -137,7 +137,6 @@ void add_investigate(CLI::App& app, Context& ctx) {
                   "Exit 1 when a regression is found");
     auto& r = f->runner;
     r.cfg = d; // the defaults of InvestigateOptions::daily_runner
-    r.env_needs_value = true;
     using O = RunnerOption;
     add_runner_flags(cmd, r,
                      {O::runtime,

@@ -97,7 +97,6 @@ void add_run(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand(
         "run",
         "Run the benchmark for one point (repeats, timeout, runtime) and print or record it");
-    f->runner.env_first_wins = true;
     using O = RunnerOption;
     add_runner_flags(cmd, f->runner, {O::runtime, O::image, O::test, O::build, O::keep_container});
     cmd->get_option("--test")->required();

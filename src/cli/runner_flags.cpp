@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <cstddef>
 
 namespace perfsweep::cli {
@@ -159,14 +160,23 @@ ports::RunnerConfig runner_config(const RunnerFlags& f) {
     if (!f.gpus.empty())
         for (const auto& g : util::split(f.gpus, ','))
             cfg.gpus.emplace_back(util::trim(g));
-    for (const auto& kv : f.env) {
+    // The value may be a secret: messages name the position and the NAME, never the value.
+    for (std::size_t i = 0; i < f.env.size(); ++i) {
+        const auto& kv = f.env[i];
+        const std::string where = "--env #" + std::to_string(i + 1);
         const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0 || (f.env_needs_value && eq + 1 == kv.size()))
-            throw_usage("--env '" + kv + "': expected NAME=VALUE");
-        if (f.env_first_wins)
-            cfg.env.emplace(kv.substr(0, eq), kv.substr(eq + 1));
-        else
-            cfg.env[kv.substr(0, eq)] = kv.substr(eq + 1);
+        if (eq == std::string::npos)
+            throw_usage(where + ": expected NAME=VALUE (no '=' found; the text is not repeated)");
+        const std::string name = kv.substr(0, eq);
+        bool valid = !name.empty() && name.size() <= 128 &&
+                     !std::isdigit(static_cast<unsigned char>(name[0]));
+        for (char c : name)
+            valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+        if (!valid)
+            throw_usage(where + ": expected NAME=VALUE with NAME of letters, digits and '_' "
+                                "(not starting with a digit)");
+        if (!cfg.env.emplace(name, kv.substr(eq + 1)).second)
+            throw_usage(where + ": " + name + " is given twice");
     }
     return cfg;
 }

@@ -64,10 +64,6 @@ struct RunnerFlags {
     std::string mode = "metric";
     std::string gpus;
     std::vector<std::string> env;
-    /// --env rules that differ between commands (kept as they were): first value of a repeated
-    /// NAME wins (run) instead of the last, an empty VALUE is refused (investigate).
-    bool env_first_wins = false;
-    bool env_needs_value = false;
     /// Set by add_runner_flags for RunnerOption::timeout_seconds: cfg.timeout_s is the timeout.
     bool timeout_in_seconds = false;
 };

@@ -89,3 +89,37 @@ TEST_CASE("inside GitHub Actions each run's log is folded and fenced from workfl
     CHECK(r.err.find("\n::warning::") == std::string::npos); // a label never starts a command
     CHECK(r.err.find("::endgroup::") > payload);
 }
+
+TEST_CASE("--env: one rule for every command; messages never repeat a value", "[cli][run][env]") {
+    CliEnv e;
+    const auto cmd = e.bench("echo \"MLUPS: ${#EMPTY_OK}${OTHER}\"\n");
+    // NAME= sets an empty variable (the benchmark sees it set); values reach the benchmark.
+    auto ok = test::run_perfsweep({"run", "--test", cmd, "--env", "EMPTY_OK=", "--env", "OTHER=7",
+                                   "--logs", e.dir.file("logs"), "--json"});
+    INFO(ok.err);
+    CHECK(ok.exit_code == 0);
+    CHECK_THAT(ok.out, Catch::Contains(R"("values":[7.0])"));
+    const std::string secret = "s3cr3t-value-4711";
+    for (const std::string sub : {"run", "daily", "investigate", "probe"}) {
+        auto bad = [&](std::vector<std::string> env_args, const std::string& needle) {
+            std::vector<std::string> a = {sub, "--test", cmd};
+            if (sub == "daily")
+                a.insert(a.end(), {"--from", "2024-01-01", "--to", "2024-01-02"});
+            if (sub == "investigate")
+                a.insert(a.end(), {"--history", e.dir.file("h.jsonl")});
+            if (sub == "probe")
+                a.insert(a.end(), {"--reference", "1"});
+            a.insert(a.end(), env_args.begin(), env_args.end());
+            const auto r = test::run_perfsweep(a);
+            INFO(sub << ": " << r.err);
+            CHECK(r.exit_code == (sub == "probe" ? 128 : 2));
+            CHECK_THAT(r.err, Catch::Contains(needle));
+            CHECK(r.err.find(secret) == std::string::npos);
+        };
+        bad({"--env", "API_TOKEN=" + secret, "--env", "API_TOKEN=x"}, "API_TOKEN is given twice");
+        bad({"--env", secret}, "--env #1: expected NAME=VALUE (no '=' found");
+        bad({"--env", "OK=1", "--env", "1BAD=" + secret},
+            "--env #2: expected NAME=VALUE with NAME");
+        bad({"--env", "A-B=" + secret}, "NAME of letters, digits and '_'");
+    }
+}
