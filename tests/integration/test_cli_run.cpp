@@ -90,7 +90,7 @@ TEST_CASE("inside GitHub Actions each run's log is folded and fenced from workfl
     CHECK(r.err.find("::endgroup::") > payload);
 }
 
-TEST_CASE("--env: one rule for every command; messages never repeat a value", "[cli][run][env]") {
+TEST_CASE("env flags: one --env rule for every command; messages never repeat a value", "[cli][run][env]") {
     CliEnv e;
     const auto cmd = e.bench("echo \"MLUPS: ${#EMPTY_OK}${OTHER}\"\n");
     // NAME= sets an empty variable (the benchmark sees it set); values reach the benchmark.
