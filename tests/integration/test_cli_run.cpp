@@ -34,7 +34,7 @@ TEST_CASE("perfsweep run prints a table of repeats with median and spread", "[cl
     CHECK(std::filesystem::exists(e.dir.file("logs/2023-08-24/run-3.log")));
 }
 
-TEST_CASE("perfsweep run --json reports status, values and log; failures exit 4", "[cli][run]") {
+TEST_CASE("perfsweep run --json reports status, values and log, failures exit 4", "[cli][run]") {
     CliEnv e;
     auto ok = test::run_perfsweep({"run", "--test", e.bench("echo 'tflops: 2.5e1'\n"), "--metric",
                                    "tflops", "--json", "--logs", e.dir.file("logs"), "--label",
@@ -90,7 +90,8 @@ TEST_CASE("inside GitHub Actions each run's log is folded and fenced from workfl
     CHECK(r.err.find("::endgroup::") > payload);
 }
 
-TEST_CASE("env flags: one --env rule for every command; messages never repeat a value", "[cli][run][env]") {
+TEST_CASE("env flags: one --env rule for every command, messages never repeat a value",
+          "[cli][run][env]") {
     CliEnv e;
     const auto cmd = e.bench("echo \"MLUPS: ${#EMPTY_OK}${OTHER}\"\n");
     // NAME= sets an empty variable (the benchmark sees it set); values reach the benchmark.

@@ -150,7 +150,7 @@ TEST_CASE("docker: a missing nightly is 'missing' within seconds and runs nothin
     CHECK(calls[1] == "docker|manifest|inspect|ghcr.io/nvidia/jax:nightly-2023-08-25");
 }
 
-TEST_CASE("podman: CDI GPUs; local images are neither pulled nor removed", "[runner][docker]") {
+TEST_CASE("podman: CDI GPUs, local images are neither pulled nor removed", "[runner][docker]") {
     FakeEngine fake({}, {k_img});
     Env env;
     auto c = env.config("podman");

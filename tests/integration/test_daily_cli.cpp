@@ -232,7 +232,7 @@ TEST_CASE("a scenario file with a bad field is refused naming the file and field
         Catch::Contains("x.json") && Catch::Contains("'days'"));
 }
 
-TEST_CASE("daily budgets stop with what is known; a state dir of another sweep is refused",
+TEST_CASE("daily budgets stop with what is known, a state dir of another sweep is refused",
           "[daily][e2e]") {
     TempDir dir("perfsweep-daily-budget");
     const auto scen = write_scenario(dir);

@@ -228,7 +228,7 @@ TEST_CASE("investigate: sources and environment both changed → hourly runs in 
                        Catch::Contains("inside the last good nightly's image"));
 }
 
-TEST_CASE("run: hostile probe output and labels are rejected; nothing is executed",
+TEST_CASE("run: hostile probe output and labels are rejected, nothing is executed",
           "[environment][docker]") {
     World w;
     const std::string marker = w.dir.file("PWNED");
@@ -271,7 +271,7 @@ TEST_CASE("env-probe none records no environment and runs no probe", "[environme
     CHECK(w.calls().find(".Config.Labels") == std::string::npos);
 }
 
-TEST_CASE("runtime none: a custom probe per date; a failing probe is only a warning",
+TEST_CASE("runtime none: a custom probe per date, a failing probe is only a warning",
           "[environment]") {
     TempDir dir("perfsweep-envfp-none");
     write_file(dir.file("env-2023-08-20.txt"), "cuda=12.3\n");

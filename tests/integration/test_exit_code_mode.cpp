@@ -104,7 +104,7 @@ std::vector<std::string> make_repo(const std::string& repo, int slow, int crash)
 
 } // namespace
 
-TEST_CASE("daily --mode exit-code finds the day nightlies start crashing; 125 is skipped",
+TEST_CASE("daily --mode exit-code finds the day nightlies start crashing, 125 is skipped",
           "[exitcode][daily]") {
     Nightlies n(R"({"crash_from":"2023-08-17","skip":["2023-08-16","2023-08-05"]})");
     auto r = run_perfsweep(n.daily("2023-08-01", "2023-08-28", {"--repeats", "1", "--json"}),

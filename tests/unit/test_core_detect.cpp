@@ -205,7 +205,7 @@ TEST_CASE("sensitivity: a 2-sigma step over 30+30 points is found", "[core][dete
     }
 }
 
-TEST_CASE("too little data is inconclusive; output is deterministic", "[core][detect]") {
+TEST_CASE("too little data is inconclusive, output is deterministic", "[core][detect]") {
     auto r = detect(series({100, 90, 90}, 0.001, 13));
     CHECK(r.verdict == Verdict::inconclusive);
     CHECK(exit_code_for(r.verdict) == exit_inconclusive);

@@ -93,7 +93,7 @@ TEST_CASE("detect_failures: nightlies that start crashing are a regression of th
     CHECK_FALSE(is_exit_code_series(metric));
 }
 
-TEST_CASE("detect_failures: recovery is an improvement; a stable flaky rate is no regression",
+TEST_CASE("detect_failures: recovery is an improvement, a stable flaky rate is no regression",
           "[core][exitcode][detect]") {
     // A week of broken nightlies that was fixed: two change points, the latest an improvement.
     auto dip = detect_failures(series({0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0}, 3));
@@ -112,7 +112,7 @@ TEST_CASE("detect_failures: recovery is an improvement; a stable flaky rate is n
     CHECK_THAT(stable.reason, Catch::Contains("failed 20 of 200 runs (10 %)"));
 }
 
-TEST_CASE("detect_failures: a flaky failure from some date is found; noise alone raises nothing",
+TEST_CASE("detect_failures: a flaky failure from some date is found, noise alone raises nothing",
           "[core][exitcode][detect]") {
     // 30 % of runs fail from day 15 on (10 runs a day), over 20 seeds: always found at day 15
     // (±1); a 10 % flaky series that never changes never raises a regression.

@@ -70,7 +70,7 @@ TEST_CASE("environment probe: at most k_env_entries_max entries", "[environment]
     CHECK(p.warnings.size() == 5);
 }
 
-TEST_CASE("environment diff: changed, added and removed keys; commits are not environment",
+TEST_CASE("environment diff: changed, added and removed keys, commits are not environment",
           "[environment]") {
     std::map<std::string, std::string> b = k_env_a;
     b["cudnn"] = "9.2.0";

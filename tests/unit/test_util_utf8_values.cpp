@@ -31,7 +31,7 @@ TEST_CASE("sanitize_utf8 replaces only invalid bytes", "[util][utf8]") {
     CHECK_FALSE(util::first_invalid_utf8(util::sanitize_utf8("\xfe\xff\xc3")));
 }
 
-TEST_CASE("metric values: finite and below 1e150 in magnitude; negatives allowed",
+TEST_CASE("metric values: finite and below 1e150 in magnitude, negatives allowed",
           "[core][values]") {
     CHECK(core::metric_value_problem(577.3).empty());
     CHECK(core::metric_value_problem(-5.5).empty());
@@ -47,7 +47,7 @@ TEST_CASE("metric values: finite and below 1e150 in magnitude; negatives allowed
     CHECK(ex.reason.find("line 2") != std::string::npos);
 }
 
-TEST_CASE("CSV import: timestamps need a zone and are normalised; absurd values refused",
+TEST_CASE("CSV import: timestamps need a zone and are normalised, absurd values refused",
           "[core][import]") {
     core::ImportDefaults d;
     d.metric = "MLUPS";
