@@ -145,6 +145,47 @@ TEST_CASE("a run past its timeout is killed with every child of its group", "[ru
     CHECK(process_gone(child));
 }
 
+TEST_CASE("a timed-out run also kills what left its process group (setsid), a finished one not",
+          "[runner][none]") {
+    // setsid puts the grandchild in a new session and group: the group kill cannot reach it,
+    // the environment cookie every child inherits does.
+    REQUIRE(std::system("command -v setsid >/dev/null 2>&1") == 0); // util-linux
+    Fixture f;
+    const auto pidfile = f.dir.file("escaped.pid");
+    const auto s = f.script("escape.sh", "setsid sh -c 'trap \"\" TERM; echo $$ > " + pidfile +
+                                             "; exec sleep 300' &\n"
+                                             "for i in $(seq 100); do [ -s " +
+                                             pidfile +
+                                             " ] && break; sleep 0.05; done\n"
+                                             "echo 'MLUPS: 9'\n"
+                                             "${HANG:+sleep 300}\n");
+    auto escaped_pid = [&] {
+        for (int i = 0; i < 200 && test::read_file(pidfile).empty(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return std::stol(test::read_file(pidfile));
+    };
+    auto c = f.config("bash " + s);
+    c.env["HANG"] = "1";
+    c.timeout_s = 1.5;
+    c.grace_s = 0.3;
+    auto m = f.run(c);
+    CHECK(m.status == core::Status::timeout);
+    const long hung = escaped_pid();
+    for (int i = 0; i < 100 && !process_gone(hung); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(process_gone(hung)); // ignored SIGTERM, got SIGKILL after the grace
+
+    // A run that ends by itself leaves a daemon it started alone (a build server may serve the
+    // next build); the test removes it.
+    std::filesystem::remove(pidfile);
+    c.env.erase("HANG");
+    m = f.run(c);
+    CHECK(m.status == core::Status::ok);
+    const long daemon = escaped_pid();
+    CHECK_FALSE(process_gone(daemon));
+    ::kill(static_cast<pid_t>(daemon), SIGKILL);
+}
+
 TEST_CASE("megabytes of output go to the log and the metric is still found", "[runner][none]") {
     Fixture f;
     auto c = f.config("python3 -c \"import sys\nfor i in range(2100): print('x' * 999)\n"

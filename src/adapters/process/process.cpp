@@ -57,6 +57,55 @@ int register_group(pid_t pid) {
     return -1;
 }
 
+// Every child gets a unique cookie in its environment (as Jenkins' process-tree killer does with
+// BUILD_ID): a descendant that left the process group (setsid, a double-forked daemon) still
+// inherits it, so a /proc scan finds it when the run must die (timeout, interruption). Nested
+// perfsweep runs append their own cookie to the list.
+constexpr const char* k_cookie_name = "PERFSWEEP_RUN_COOKIE";
+std::atomic<unsigned long> g_cookie_counter{0};
+
+std::string new_cookie() {
+    return std::to_string(::getpid()) + "." + std::to_string(++g_cookie_counter) + "." +
+           std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+// Processes (other than this one) whose environment's cookie list holds `cookie`.
+std::vector<pid_t> cookie_holders(const std::string& cookie) {
+    std::vector<pid_t> out;
+    const std::string prefix = std::string(k_cookie_name) + "=";
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const pid_t pid = static_cast<pid_t>(std::stol(name));
+        if (pid == ::getpid())
+            continue;
+        std::ifstream in(it->path() / "environ", std::ios::binary);
+        if (!in) // gone, or another user's process
+            continue;
+        std::string entry;
+        while (std::getline(in, entry, '\0')) {
+            if (entry.compare(0, prefix.size(), prefix) != 0)
+                continue;
+            for (const auto& c : util::split(entry.substr(prefix.size()), ','))
+                if (c == cookie)
+                    out.push_back(pid);
+            break;
+        }
+    }
+    return out;
+}
+
+// Send `sig` to every holder of `cookie`; true when there was one.
+bool signal_cookie_holders(const std::string& cookie, int sig) {
+    const auto pids = cookie_holders(cookie);
+    for (pid_t p : pids)
+        ::kill(p, sig);
+    return !pids.empty();
+}
+
 void unregister_group(int slot) {
     if (slot >= 0)
         g_groups[static_cast<size_t>(slot)].store(0);
@@ -176,6 +225,11 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     for (const auto& [k, v] : spec.env)
         env[k] = v;
+    const std::string cookie = new_cookie();
+    {
+        auto& list = env[k_cookie_name];
+        list = list.empty() ? cookie : list + "," + cookie;
+    }
     const std::string program = find_program(spec.argv[0], env.count("PATH") ? env["PATH"] : "");
     if (program.empty()) {
         r.error = "'" + spec.argv[0] + "' not found on PATH";
@@ -282,10 +336,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
             r.interrupted = !spec.ignore_interrupt && g_interrupted.load() != 0;
             r.timed_out = !r.interrupted;
             ::kill(-pid, SIGTERM);
+            signal_cookie_holders(cookie, SIGTERM); // those that left the group too
             term_sent = true;
             term_at = el;
         } else if (term_sent && el - term_at > spec.grace_s) {
             ::kill(-pid, SIGKILL);
+            signal_cookie_holders(cookie, SIGKILL);
         }
         if (pidfd >= 0) {
             pollfd pfd{pidfd, POLLIN, 0};
@@ -302,6 +358,11 @@ ProcessResult run_process(const ProcessSpec& spec) {
     // interrupted (the caller must clean up, e.g. remove the run's container).
     if (!spec.ignore_interrupt && g_interrupted.load() != 0 && !r.timed_out)
         r.interrupted = true;
+    // A run that had to die (timeout, interruption) takes its escaped descendants with it; a run
+    // that ended by itself keeps them (a build tool's server, e.g. Bazel's, may serve the next).
+    if (term_sent || r.interrupted)
+        for (int round = 0; round < 5 && signal_cookie_holders(cookie, SIGKILL); ++round)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
