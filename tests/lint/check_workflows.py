@@ -338,6 +338,14 @@ def check_steps(problems, path, steps, where, need_shell):
             if need_shell and "shell" not in step.value:
                 problems.append(f"{path}:{step.line}: {label} has run but no shell (required in "
                                 f"composite actions)")
+        uses = get(step, "uses")
+        if uses is not None and str(uses.value).startswith("actions/checkout@"):
+            with_ = get(step, "with")
+            persist = get(with_, "persist-credentials") if with_ is not None and isinstance(with_.value, dict) else None
+            if persist is None or str(persist.value).lower() != "false":
+                problems.append(f"{path}:{step.line}: {label} checks out without "
+                                f"'persist-credentials: false' (the token would stay in .git/config, "
+                                f"readable by every benchmark and build of the job)")
         if "uses" in step.value and "run" in step.value:
             problems.append(f"{path}:{step.line}: {label} has both uses and run")
 
@@ -424,6 +432,8 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
       - name: fine
         env:
           TITLE: ${{ github.event.issue.title }}
@@ -438,7 +448,8 @@ BAD_CASES = {
     "expression in folded run": (GOOD_WORKFLOW.replace('run: |\n          echo "$TITLE"', 'run: >-\n          echo\n          ${{github.head_ref}}'), "contains '${{'"),
     "missing permissions": (GOOD_WORKFLOW.replace("permissions:\n  contents: read\n", ""), "'permissions'"),
     "missing runs-on": (GOOD_WORKFLOW.replace("    runs-on: ubuntu-latest\n", ""), "'runs-on'"),
-    "step without uses or run": (GOOD_WORKFLOW.replace("      - uses: actions/checkout@v4\n", "      - name: nothing\n"), "'uses or run'"),
+    "step without uses or run": (GOOD_WORKFLOW.replace("      - uses: actions/checkout@v4\n        with:\n          persist-credentials: false\n", "      - name: nothing\n"), "'uses or run'"),
+    "checkout persisting the token": (GOOD_WORKFLOW.replace("          persist-credentials: false\n", "          fetch-depth: 0\n"), "persist-credentials: false"),
     "run script with a bash syntax error": (GOOD_WORKFLOW.replace('echo "$TITLE"', 'if [ -n "$TITLE" ]; then echo'), "not valid bash"),
 }
 
