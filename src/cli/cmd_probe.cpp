@@ -25,7 +25,7 @@ namespace {
 struct ProbeFlags {
     RunnerFlags runner;
     std::string label = "probe";
-    std::string history, reference, threshold = "0.05";
+    std::string history, good_label, reference, threshold = "0.05";
     std::vector<std::string> good_values;
     int repeats = 1;
 };
@@ -56,12 +56,23 @@ double good_level(const ProbeFlags& f, const ports::RunnerConfig& cfg, Context& 
     auto store = open_history_option(ctx.adapters, f.history); // not empty here
     const auto load = store->load();
     const std::string bench = cfg.benchmark.empty() ? cfg.test_command : cfg.benchmark;
+    // With --good-label: every ok value recorded under that label (e.g. the last good nightly
+    // investigate named), pooled; without: the latest ok record.
+    std::vector<double> pooled;
     for (auto it = load.records.rbegin(); it != load.records.rend(); ++it)
         if (it->status == core::Status::ok && !it->values.empty() && it->exit_codes.empty() &&
-            it->benchmark == bench && it->metric == cfg.metric)
-            return core::median(it->values);
+            it->benchmark == bench && it->metric == cfg.metric) {
+            if (f.good_label.empty())
+                return core::median(it->values);
+            if (it->label == f.good_label)
+                pooled.insert(pooled.end(), it->values.begin(), it->values.end());
+        }
+    if (!pooled.empty())
+        return core::median(pooled);
     throw_usage("--history " + f.history + ": no ok record of benchmark '" + bench +
-                "' with metric '" + cfg.metric + "' to use as the good level (set --benchmark)");
+                "' with metric '" + cfg.metric + "'" +
+                (f.good_label.empty() ? "" : " and label '" + f.good_label + "'") +
+                " to use as the good level (set --benchmark)");
 }
 
 void execute(ProbeFlags& f, Context& ctx) {
@@ -75,6 +86,8 @@ void execute(ProbeFlags& f, Context& ctx) {
     core::ProbeReference ref;
     ref.mode = mode;
     ref.direction = cfg.direction;
+    if (!f.good_label.empty() && f.history.empty())
+        throw_usage("--good-label '" + f.good_label + "': needs --history (the records it names)");
     if (mode == core::RunMode::metric) {
         ref.threshold = parse_number(f.threshold, "--threshold");
         if (!(ref.threshold >= 0 && ref.threshold < 1))
@@ -132,6 +145,9 @@ void add_probe(CLI::App& app, Context& ctx) {
     cmd->add_option("--reference", f->reference, "Metric mode: the good level (with --threshold)");
     cmd->add_option("--history", f->history,
                     "Metric mode: the good level is the latest ok record of the benchmark here");
+    cmd->add_option("--good-label", f->good_label,
+                    "With --history: the good level is every ok value recorded under this label "
+                    "(e.g. investigate's last-good nightly), not the latest record");
     cmd->add_option("--threshold", f->threshold,
                     "Metric mode: relative change that is bad, e.g. 0.05 for 5 % worse")
         ->capture_default_str();

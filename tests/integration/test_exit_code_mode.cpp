@@ -259,6 +259,21 @@ TEST_CASE("probe exit codes: 0 good, 1 bad, 125 skip, 128 for its own errors",
                 .exit_code == 0);
     CHECK(probe({"--test", sh("echo MLUPS: 80"), "--benchmark", "b", "--history", hist}) == 1);
     CHECK(probe({"--test", sh("echo MLUPS: 99"), "--benchmark", "b", "--history", hist}) == 0);
+    // After the regression was recorded (label 2023-08-22 at 80), the latest record is bad:
+    // --good-label names the known good nightly instead (its values pooled).
+    for (const auto& [label, value] : std::vector<std::pair<std::string, std::string>>{
+             {"2023-08-21", "100"}, {"2023-08-21", "102"}, {"2023-08-22", "80"}})
+        REQUIRE(run_perfsweep({"run", "--test", sh("echo MLUPS: " + value), "--benchmark", "b",
+                               "--label", label, "--history", hist, "--logs", logs})
+                    .exit_code == 0);
+    CHECK(probe({"--test", sh("echo MLUPS: 81"), "--benchmark", "b", "--history", hist}) == 0);
+    CHECK(probe({"--test", sh("echo MLUPS: 81"), "--benchmark", "b", "--history", hist,
+                 "--good-label", "2023-08-21"}) == 1);
+    CHECK(probe({"--test", sh("echo MLUPS: 100"), "--benchmark", "b", "--history", hist,
+                 "--good-label", "2023-08-21"}) == 0);
+    CHECK(probe({"--test", sh("echo MLUPS: 1"), "--benchmark", "b", "--history", hist,
+                 "--good-label", "2099-01-01"}) == 128); // no such record
+    CHECK(probe({"--test", sh("echo MLUPS: 1"), "--reference", "1", "--good-label", "x"}) == 128);
 }
 
 TEST_CASE("git bisect run perfsweep probe finds the culprit commit", "[exitcode][probe][git]") {
