@@ -30,19 +30,19 @@ mode=${PERFSWEEP_IN_MODE:-investigate}
 # (better than silently ignoring it or handing perfsweep an option it will reject).
 declare -A accepts=(
   [investigate]="config metric metric-regex direction history image test build repos ref gpus runtime
-                 mounts repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
-                 fail-on-alert comment-on-alert comment-key output-dir extra-args"
+                 mounts repeats timeout max-runs from to step state-dir narrow strategy check
+                 alert-threshold fail-on-alert comment-on-alert comment-key output-dir extra-args"
   [demo]="output-dir extra-args"
   [detect]="config metric direction history alert-threshold fail-on-alert extra-args"
   [record]="config metric metric-regex direction history label benchmark-output extra-args"
   [run]="config metric metric-regex direction history image test gpus runtime mounts repeats timeout
-         label date extra-args"
+         check label date extra-args"
 )
 [ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, setup"
 
 # Every input the action knows, with the env variable that carries it.
 all_inputs=(config metric metric-regex direction history image test build repos ref gpus runtime mounts
-            repeats timeout max-runs from to step state-dir narrow strategy alert-threshold
+            repeats timeout max-runs from to step state-dir narrow strategy check alert-threshold
             fail-on-alert comment-on-alert comment-key output-dir label date benchmark-output
             extra-args)
 get() { # get INPUT: sets REPLY to the input's value (metric-regex -> $PERFSWEEP_IN_METRIC_REGEX)
@@ -113,6 +113,9 @@ done
 get timeout
 v=$REPLY
 [ -z "$v" ] || [[ "$v" =~ ^[0-9]+[smh]?$ ]] || die "input 'timeout' is '$v'; expected a duration like 600, 600s, 10m or 2h"
+get check
+v=$REPLY
+[ -z "$v" ] || [ "$v" = metric ] || [ "$v" = exit-code ] || die "input 'check' is '$v'; expected metric or exit-code"
 get gpus
 v=$REPLY
 [ -z "$v" ] || [[ "$v" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "input 'gpus' is '$v'; expected a comma-separated list of GPU indices like 0,1,2,3"
@@ -145,6 +148,7 @@ opt step --step
 opt state-dir --state
 opt narrow --narrow
 opt strategy --strategy
+opt check --mode
 opt label --label
 opt date --date
 opt benchmark-output --output-file

@@ -14,6 +14,8 @@ std::string accepted_comment(const core::IssueRequestValues& v) {
         s += ", metric " + report::escape_markdown(v.metric);
     if (!v.threshold.empty())
         s += ", threshold " + v.threshold;
+    if (v.mode == "exit-code")
+        s += ", judged by the test's exit status (crash and failure hunt)";
     return s + ". The report follows in a separate comment.\n";
 }
 

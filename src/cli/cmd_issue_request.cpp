@@ -27,7 +27,7 @@ void add_issue_request(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand(
         "issue-request",
         "Accept or refuse an investigation requested in an issue: checks the author's write "
-        "access and reads only the ```perfsweep block (from, to, metric, threshold)");
+        "access and reads only the ```perfsweep block (from, to, metric, threshold, mode)");
     cmd->add_option("--event", o->event, "Event payload JSON (default: GITHUB_EVENT_PATH)");
     cmd->add_option("--event-name", o->event_name,
                     "issues or issue_comment (default: GITHUB_EVENT_NAME, else inferred)");
@@ -64,13 +64,15 @@ void add_issue_request(CLI::App& app, Context& ctx) {
             return;
         }
         const auto& v = res.values;
-        std::printf("from=%s\nto=%s\nmetric=%s\nthreshold=%s\nissue=%lld\n", v.from.c_str(),
-                    v.to.c_str(), v.metric.c_str(), v.threshold.c_str(), ev.number);
+        std::printf("from=%s\nto=%s\nmetric=%s\nthreshold=%s\nmode=%s\nissue=%lld\n",
+                    v.from.c_str(), v.to.c_str(), v.metric.c_str(), v.threshold.c_str(),
+                    v.mode.c_str(), ev.number);
         a.actions->set_outputs({{"accepted", "true"},
                                 {"from", v.from},
                                 {"to", v.to},
                                 {"metric", v.metric},
                                 {"threshold", v.threshold},
+                                {"mode", v.mode},
                                 {"issue", std::to_string(ev.number)}});
         ctx.exit_code = exit_ok;
     });

@@ -11,7 +11,7 @@ namespace perfsweep::core {
 namespace {
 
 constexpr std::size_t k_max_block = 4096;
-constexpr const char* k_keys = "from, to, metric, threshold";
+constexpr const char* k_keys = "from, to, metric, threshold, mode";
 
 bool is_word_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
@@ -149,7 +149,8 @@ IssueRequestParse parse_issue_request(const std::string& body_in) {
             continue;
         }
         const std::string value(util::trim(std::string_view(line).substr(colon + 1)));
-        if (key != "from" && key != "to" && key != "metric" && key != "threshold") {
+        if (key != "from" && key != "to" && key != "metric" && key != "threshold" &&
+            key != "mode") {
             out.problems.push_back(where + ": unknown key " + quote_safe_word(key) + "; only " +
                                    k_keys + " may be set from an issue");
             continue;
@@ -173,6 +174,11 @@ IssueRequestParse parse_issue_request(const std::string& body_in) {
                             "digits, '_' or '.')");
             else
                 out.values.metric = value;
+        } else if (key == "mode") {
+            if (value == "metric" || value == "exit-code")
+                out.values.mode = value;
+            else
+                out.problems.push_back(where + ": 'mode' is not metric or exit-code");
         } else {
             if (auto t = normalize_threshold(value))
                 out.values.threshold = *t;

@@ -1,6 +1,7 @@
 #pragma once
 // Issue-triggered runs: who may ask for an investigation from an issue, and the strict parser of
-// the ```perfsweep fenced block (from, to, metric, threshold) in an untrusted issue/comment body.
+// the ```perfsweep fenced block (from, to, metric, threshold, mode) in an untrusted issue/comment
+// body.
 // Pure: no I/O. Nothing here ever returns hostile text unescaped: problems quote a key only when
 // it is a plain word, and never quote a value.
 
@@ -10,12 +11,13 @@
 
 namespace perfsweep::core {
 
-/// The four values an issue may set; everything else comes from the workflow and its config.
+/// The five values an issue may set; everything else comes from the workflow and its config.
 struct IssueRequestValues {
     std::string from;      ///< YYYY-MM-DD (a real calendar date)
     std::string to;        ///< YYYY-MM-DD, after `from`
     std::string metric;    ///< [A-Za-z][A-Za-z0-9_.]{0,63}; empty when not given
     std::string threshold; ///< a fraction such as "0.02" ("2%" is converted); empty when not given
+    std::string mode;      ///< "metric" or "exit-code" (a crash/failure hunt); empty when not given
 };
 
 /// What an `issues` or `issue_comment` event says about the request (all of it untrusted).

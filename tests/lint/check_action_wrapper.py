@@ -126,6 +126,11 @@ def main():
               f"repos/threshold argv {c.argv()!r}")
         check("exit-code=0\n" in c.output(), f"exit-code output missing: {c.output()!r}")
 
+        # 2a. check: metric | exit-code becomes --mode (investigate and run only).
+        p = c.run({"mode": "investigate", "check": "exit-code", "repeats": "6"})
+        check(p.returncode == 0 and c.argv() == ["investigate", "--repeats=6", "--mode=exit-code"],
+              f"check argv {c.argv() if p.returncode == 0 else p.stderr!r}")
+
         # 2b. --config is a main-app option (CLI11 2.1 reads config files there only): it comes
         #     before the subcommand word.
         p = c.run({"mode": "investigate", "config": "cfg dir/perfsweep.toml", "metric": "MLUPS"})
@@ -150,7 +155,9 @@ def main():
                              ({"mode": "investigate", "alert-threshold": "$(id)"}, "'alert-threshold'"),
                              ({"mode": "investigate", "gpus": "0;1"}, "'gpus'"),
                              ({"mode": "investigate", "repeats": "-1"}, "'repeats'"),
-                             ({"mode": "investigate", "fail-on-alert": "yes"}, "'fail-on-alert'")):
+                             ({"mode": "investigate", "fail-on-alert": "yes"}, "'fail-on-alert'"),
+                             ({"mode": "investigate", "check": "exitcode"}, "'check'"),
+                             ({"mode": "detect", "check": "exit-code"}, "'check'")):
             p = c.run(inputs)
             check(p.returncode == 2, f"{inputs}: rc {p.returncode}, expected 2")
             check(name in p.stderr, f"{inputs}: stderr {p.stderr!r} does not name {name}")

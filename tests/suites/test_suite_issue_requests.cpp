@@ -229,8 +229,8 @@ TEST_CASE("issue-triggered runs: refused requests comment and run nothing",
             INFO(r.err);
             CHECK(r.exit_code == 0);
             CHECK(did_run);
-            const std::set<std::string> want = {"accepted", "from",      "to",
-                                                "metric",   "threshold", "issue"};
+            const std::set<std::string> want = {"accepted",  "from", "to",   "metric",
+                                                "threshold", "mode", "issue"};
             bad_outputs += keys == want ? 0 : 1;
             CHECK(keys == want);
             CHECK(notes.empty()); // no earlier refusal: nothing to update, nothing posted
@@ -305,7 +305,7 @@ TEST_CASE("issue-triggered runs: the refusal comment is sticky and an accepted r
     auto r3 = ask(fenced("from: 2023-08-01\nto: 2023-09-30\n"));
     INFO(r3.err);
     CHECK(r3.exit_code == 0);
-    CHECK(r3.out == "from=2023-08-01\nto=2023-09-30\nmetric=\nthreshold=\nissue=7\n");
+    CHECK(r3.out == "from=2023-08-01\nto=2023-09-30\nmetric=\nthreshold=\nmode=\nissue=7\n");
     notes = comments(gh, 7);
     REQUIRE(notes.size() == 1);
     CHECK(notes[0].find("request accepted") != std::string::npos);

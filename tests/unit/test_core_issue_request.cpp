@@ -19,7 +19,7 @@ std::string all(const IssueRequestParse& p) {
 
 } // namespace
 
-TEST_CASE("issue request: the four keys are read and normalized", "[core][issue_request]") {
+TEST_CASE("issue request: the five keys are read and normalized", "[core][issue_request]") {
     auto p = parse_issue_request(
         block("# a comment\nfrom: 2023-08-01\n  to:2023-09-30  \n\nmetric: MLUPS3d.v2\n"
               "threshold: 2.5%\n"));
@@ -33,6 +33,10 @@ TEST_CASE("issue request: the four keys are read and normalized", "[core][issue_
     REQUIRE(q.problems.empty());
     CHECK(q.values.threshold == "0.05");
     CHECK(q.values.metric.empty());
+    CHECK(q.values.mode.empty());
+    auto m = parse_issue_request(block("from: 2023-08-01\nto: 2023-08-02\nmode: exit-code\n"));
+    REQUIRE(m.problems.empty());
+    CHECK(m.values.mode == "exit-code");
 }
 
 TEST_CASE("issue request: refusals never quote hostile text", "[core][issue_request]") {
@@ -55,6 +59,8 @@ TEST_CASE("issue request: refusals never quote hostile text", "[core][issue_requ
         {block("from: 2023-08-01\nto: 2023-08-09\nmetric: MLUPS; rm -rf /\n"), "'metric' is not"},
         {block("from: 2023-08-01\nto: 2023-08-09\nthreshold: 2%|id\n"), "'threshold' is not"},
         {block("from: 2023-08-01\nto: 2023-08-09\nthreshold: 150%\n"), "'threshold' is not"},
+        {block("from: 2023-08-01\nto: 2023-08-09\nmode: exit-code; id\n"), "'mode' is not"},
+        {block("from: 2023-08-01\nto: 2023-08-09\nmode: Exit-Code\n"), "'mode' is not"},
         {block("from: 2023-08-01\nto: 2023-08-09\nmetric: ::set-output name=x::y\n"),
          "'metric' is not"},
         {block("from: 2023-08-01\nto: 2023-08-09\nmetric: M\xe2\x80\xaeLUPS\n"), "'metric' is not"},
