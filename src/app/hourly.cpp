@@ -128,6 +128,8 @@ public:
         core::SweepOptions so;
         so.strategy = strategy;
         so.repeats = m_opt.repeats;
+        // Undecided states double their runs up to the same cap as the window ends.
+        so.max_repeats = std::max(m_opt.max_repeats, m_opt.repeats);
         so.alpha = k_alpha;
         so.direction = m_opt.direction;
         so.workers = 1;

@@ -37,7 +37,7 @@ struct HourlyOptions {
     bool any_parent = false;
     std::string strategy = "adaptive"; ///< sequential | adaptive
     int repeats = 3;
-    int max_repeats = 12;     ///< exit-code mode: undecided window ends double repeats up to this
+    int max_repeats = 12;     ///< undecided states and window ends double repeats up to this
     std::string state_dir;    ///< resumable state ("" = none)
     std::string settings_key; ///< build/test commands etc.; a state dir must match it
     int max_builds = 0;       ///< 0 = unlimited

@@ -256,8 +256,9 @@ void add_hourly(CLI::App& app, Context& ctx) {
                       {O::image, "image of the last good environment (docker/podman)"}});
     cmd->add_option("--strategy", f->strategy, "adaptive (bisect, default) | sequential");
     cmd->add_option("--repeats", f->repeats, "test runs per state (default 3)");
-    cmd->add_option("--max-repeats", f->max_repeats,
-                    "exit-code mode: undecided window ends double their runs up to this")
+    cmd->add_option(
+           "--max-repeats", f->max_repeats,
+           "undecided states (and, in exit-code mode, window ends) double their runs up to this")
         ->capture_default_str();
     add_runner_flags(cmd, f->runner,
                      {{O::env_probe, "environment fingerprint of the image: default | none | a "

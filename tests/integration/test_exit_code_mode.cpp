@@ -451,7 +451,13 @@ TEST_CASE("hourly --mode exit-code: undecided window ends double their runs inst
     auto few = hourly("3", "counts-few");
     INFO(few.err);
     REQUIRE(few.exit_code == 0);
-    CHECK(parse_json_object(few.out)["conclusion"].GetString() == std::string("no_change"));
+    const auto f = parse_json_object(few.out);
+    CHECK(f["conclusion"].GetString() == std::string("no_change"));
+    // The cap holds for every state the search measured, not only for the window ends.
+    std::size_t most = 0;
+    for (const auto& st : f["states"].GetArray())
+        most = std::max<std::size_t>(most, st["values"].Size());
+    CHECK(most == 3);
     // With a cap of 24 runs the ends are told apart and the stage narrows the window.
     auto more = hourly("24", "counts-more");
     INFO(more.err);
@@ -459,6 +465,8 @@ TEST_CASE("hourly --mode exit-code: undecided window ends double their runs inst
     const auto d = parse_json_object(more.out);
     CHECK(d["conclusion"].GetString() == std::string("window"));
     CHECK(d["window"]["first_bad"]["commits"]["app"].GetString() == shas[13]);
+    for (const auto& st : d["states"].GetArray())
+        CHECK(st["values"].Size() <= 24);
     REQUIRE(d["window"].HasMember("failures"));
     CHECK(d["window"]["failures"]["before"]["failed"].GetInt() == 0);
     CHECK(d["window"]["failures"]["after"]["failed"].GetInt() > 0);
