@@ -10,10 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 using namespace perfsweep;
 using namespace perfsweep::test;
@@ -273,4 +276,146 @@ TEST_CASE("two processes pushing through a real git server: rejected pushes are 
                           std::stoi(read_file(dir.file("reapplied-B")));
     // Usually > 0; 0 only if the scheduler happened to serialise the writers completely.
     WARN("pushes rejected and re-applied: " << reapplied);
+}
+
+TEST_CASE("two writers racing to create the history branch both keep their record",
+          "[git_history][concurrency]") {
+    // Regression: both writers found no branch and both "created" it; the second overwrote the
+    // first one's root commit (git_reference_create with force=0 checks for the ref before it
+    // takes the ref's lock). Each round races the first append of two processes on a new branch:
+    // they open their stores, block on one pipe, and closing it releases both at once. Before the
+    // fix about 1 round in 40 lost a record.
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    const int rounds = 100;
+    int lost_rounds = 0;
+    for (int round = 0; round < rounds; ++round) {
+        const std::string branch = "race-" + std::to_string(round);
+        const std::string spec = "git+file://" + bare + "#" + branch;
+        int gate[2];
+        REQUIRE(pipe(gate) == 0);
+        std::vector<pid_t> kids;
+        for (const std::string writer : {"A", "B"}) {
+            const pid_t pid = fork();
+            REQUIRE(pid >= 0);
+            if (pid == 0) {
+                close(gate[1]);
+                int code = 0;
+                try {
+                    auto store = open_store(spec, dir.file("cache-" + writer));
+                    char c;
+                    while (read(gate[0], &c, 1) < 0 && errno == EINTR) {
+                    }
+                    store.append({rec(writer, round)});
+                } catch (const std::exception& e) {
+                    std::fprintf(stderr, "writer %s: %s\n", writer.c_str(), e.what());
+                    code = 1;
+                }
+                _exit(code);
+            }
+            kids.push_back(pid);
+        }
+        close(gate[0]);
+        close(gate[1]); // EOF for both writers: go
+        for (pid_t pid : kids) {
+            int status = 0;
+            REQUIRE(waitpid(pid, &status, 0) == pid);
+            REQUIRE(WIFEXITED(status));
+            REQUIRE(WEXITSTATUS(status) == 0);
+        }
+        auto store = open_store(spec, dir.file("cache-reader"));
+        const auto load = store.load();
+        if (load.records.size() != 2) {
+            ++lost_rounds;
+            WARN("round " << round << ": " << load.records.size() << " of 2 records");
+        }
+    }
+    CHECK(lost_rounds == 0);
+    // Every branch holds two commits: nothing was overwritten.
+    const auto counts =
+        run_command({"sh", "-c",
+                     "for r in $(git -C '" + bare +
+                         "' for-each-ref --format='%(refname)' refs/heads/); do git -C '" + bare +
+                         "' rev-list --count $r; done | sort | uniq -c | sed 's/^ *//'"});
+    CHECK(counts.out == std::to_string(rounds) + " 2\n");
+}
+
+TEST_CASE("an append overtaken between its read and its swap re-applies only its records",
+          "[git_history][concurrency]") {
+    // Deterministic interleaving: writer A reads the tip and builds its commit, then (test hook)
+    // writer B appends, then A swaps. A's swap must be refused, and A must re-read B's tip and
+    // re-apply only its own record on it.
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    const std::string spec = "git+file://" + bare + "#perfsweep-data";
+    auto b = open_store(spec, dir.file("cache-b"));
+    bool existing = false;
+    SECTION("while the branch is being created") {}
+    SECTION("on an existing branch") {
+        existing = true;
+        b.append({rec("X", 0)});
+    }
+    std::string b_tip;
+    adapters::GitStoreOptions opt;
+    opt.cache_dir = dir.file("cache-a");
+    opt.before_swap = [&](int attempt) {
+        if (attempt != 1)
+            return;
+        b.append({rec("B", 0)});
+        b_tip = run_command({"git", "-C", bare, "rev-parse", "perfsweep-data"}).out;
+    };
+    adapters::GitBranchStore a(adapters::parse_git_history_spec(spec, "."), opt);
+    a.append({rec("A", 0)});
+    CHECK(a.reapplied() == 1);
+    CHECK(b.reapplied() == 0);
+    const auto load = a.load();
+    std::vector<std::string> labels;
+    for (const auto& m : load.records)
+        labels.push_back(m.label);
+    if (existing)
+        CHECK(labels == std::vector<std::string>{"X-0", "B-0", "A-0"});
+    else
+        CHECK(labels == std::vector<std::string>{"B-0", "A-0"});
+    // A's commit sits on B's: a linear chain, nothing rewritten.
+    CHECK(run_command({"git", "-C", bare, "rev-parse", "perfsweep-data^"}).out == b_tip);
+    CHECK(run_command({"git", "-C", bare, "rev-list", "--count", "perfsweep-data"}).out ==
+          (existing ? "3\n" : "2\n"));
+}
+
+TEST_CASE("a held lock on the branch ref is waited out; a stale one fails with nothing written",
+          "[git_history][concurrency]") {
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    const std::string spec = "git+file://" + bare + "#perfsweep-data";
+    auto first = open_store(spec, dir.file("cache-0"));
+    first.append({rec("X", 0)});
+    // Another writer is mid-swap: it holds refs/heads/perfsweep-data.lock (git and libgit2 both
+    // take this lock to update the ref).
+    const std::string lock = bare + "/refs/heads/perfsweep-data.lock";
+    write_file(lock, "");
+    adapters::GitStoreOptions opt;
+    opt.cache_dir = dir.file("cache-a");
+    opt.max_attempts = 3;
+    SECTION("released before the next attempt") {
+        opt.before_swap = [&](int attempt) {
+            if (attempt == 2)
+                std::remove(lock.c_str());
+        };
+        adapters::GitBranchStore a(adapters::parse_git_history_spec(spec, "."), opt);
+        a.append({rec("A", 0)});
+        CHECK(a.reapplied() == 1);
+        CHECK(a.load().records.size() == 2);
+    }
+    SECTION("never released") {
+        adapters::GitBranchStore a(adapters::parse_git_history_spec(spec, "."), opt);
+        CHECK_THROWS_WITH(a.append({rec("A", 0)}),
+                          Catch::Contains("gave up after 3 attempts") &&
+                              Catch::Contains("holds the lock of refs/heads/perfsweep-data") &&
+                              Catch::Contains("nothing was written"));
+        CHECK(a.reapplied() == 3);
+        std::remove(lock.c_str());
+        CHECK(a.load().records.size() == 1);
+        CHECK(run_command({"git", "-C", bare, "rev-list", "--count", "perfsweep-data"}).out ==
+              "1\n");
+    }
 }
