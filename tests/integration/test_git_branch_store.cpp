@@ -278,56 +278,114 @@ TEST_CASE("two processes pushing through a real git server: rejected pushes are 
     WARN("pushes rejected and re-applied: " << reapplied);
 }
 
+namespace {
+
+/// Read one byte from `fd` (retrying on EINTR); false on end of file or error.
+bool read_byte(int fd) {
+    char c;
+    for (;;) {
+        const auto n = read(fd, &c, 1);
+        if (n == 1)
+            return true;
+        if (n == 0 || errno != EINTR)
+            return false;
+    }
+}
+
+/// Write one byte to `fd`; false on error.
+bool write_byte(int fd) {
+    const char c = '.';
+    return write(fd, &c, 1) == 1;
+}
+
+} // namespace
+
 TEST_CASE("two writers racing to create the history branch both keep their record",
           "[git_history][concurrency]") {
     // Regression: both writers found no branch and both "created" it; the second overwrote the
-    // first one's root commit (git_reference_create with force=0 checks for the ref before it
-    // takes the ref's lock). Each round races the first append of two processes on a new branch:
-    // they open their stores, block on one pipe, and closing it releases both at once. Before the
-    // fix about 1 round in 40 lost a record.
+    // first one's root commit (git_reference_create with force=0 checks that the ref is absent
+    // before it takes the ref's lock). Two writer processes race the first append on a new branch
+    // per round: each reads the (absent) tip and builds its commit, then (test hook) reports
+    // ready and waits; the parent releases both swaps at once.
     TempDir dir;
     const std::string bare = make_bare(dir);
-    const int rounds = 100;
-    int lost_rounds = 0;
-    for (int round = 0; round < rounds; ++round) {
-        const std::string branch = "race-" + std::to_string(round);
-        const std::string spec = "git+file://" + bare + "#" + branch;
-        int gate[2];
-        REQUIRE(pipe(gate) == 0);
-        std::vector<pid_t> kids;
-        for (const std::string writer : {"A", "B"}) {
-            const pid_t pid = fork();
-            REQUIRE(pid >= 0);
-            if (pid == 0) {
-                close(gate[1]);
-                int code = 0;
-                try {
-                    auto store = open_store(spec, dir.file("cache-" + writer));
-                    char c;
-                    while (read(gate[0], &c, 1) < 0 && errno == EINTR) {
-                    }
-                    store.append({rec(writer, round)});
-                } catch (const std::exception& e) {
-                    std::fprintf(stderr, "writer %s: %s\n", writer.c_str(), e.what());
-                    code = 1;
-                }
-                _exit(code);
+    const int rounds = 200;
+    auto spec_of = [&](int round) {
+        return "git+file://" + bare + "#race-" + std::to_string(round);
+    };
+    struct Writer {
+        pid_t pid = -1;
+        int ready = -1; ///< parent reads: commit built (hook reached), then append done
+        int go = -1;    ///< parent writes: swap now
+    };
+    std::vector<Writer> writers;
+    for (const std::string name : {"A", "B"}) {
+        int ready[2], go[2];
+        REQUIRE(pipe(ready) == 0);
+        REQUIRE(pipe(go) == 0);
+        const pid_t pid = fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            close(ready[0]);
+            close(go[1]);
+            for (const auto& w : writers) { // the other writer's pipe ends
+                close(w.ready);
+                close(w.go);
             }
-            kids.push_back(pid);
+            int code = 0;
+            try {
+                // Held open so libgit2 stays initialised between the per-round stores.
+                auto keep = open_store(spec_of(0), dir.file("cache-" + name));
+                for (int round = 0; round < rounds && code == 0; ++round) {
+                    adapters::GitStoreOptions opt;
+                    opt.cache_dir = dir.file("cache-" + name);
+                    opt.max_attempts = 200;
+                    opt.before_swap = [&](int attempt) {
+                        if (attempt == 1 && (!write_byte(ready[1]) || !read_byte(go[0])))
+                            _exit(3);
+                    };
+                    adapters::GitBranchStore store(
+                        adapters::parse_git_history_spec(spec_of(round), "."), opt);
+                    store.append({rec(name, round)});
+                    if (!write_byte(ready[1]))
+                        code = 3;
+                }
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "writer %s: %s\n", name.c_str(), e.what());
+                code = 1;
+            }
+            _exit(code);
         }
-        close(gate[0]);
-        close(gate[1]); // EOF for both writers: go
-        for (pid_t pid : kids) {
-            int status = 0;
-            REQUIRE(waitpid(pid, &status, 0) == pid);
-            REQUIRE(WIFEXITED(status));
-            REQUIRE(WEXITSTATUS(status) == 0);
-        }
-        auto store = open_store(spec, dir.file("cache-reader"));
-        const auto load = store.load();
-        if (load.records.size() != 2) {
+        close(ready[1]);
+        close(go[0]);
+        writers.push_back({pid, ready[0], go[1]});
+    }
+    bool in_step = true;
+    for (int round = 0; round < rounds && in_step; ++round) {
+        for (const auto& w : writers) // both built their commits on the absent tip
+            in_step = in_step && read_byte(w.ready);
+        for (std::size_t k = 0; k < writers.size(); ++k) // release both (alternating order)
+            in_step = in_step && write_byte(writers[(k + round) % 2].go);
+        for (const auto& w : writers) // both appends returned
+            in_step = in_step && read_byte(w.ready);
+    }
+    CHECK(in_step);
+    for (const auto& w : writers) {
+        close(w.ready);
+        close(w.go);
+        int status = 0;
+        REQUIRE(waitpid(w.pid, &status, 0) == w.pid);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+    }
+    int lost_rounds = 0;
+    auto keep = open_store(spec_of(0), dir.file("cache-reader"));
+    for (int round = 0; round < rounds; ++round) {
+        auto store = open_store(spec_of(round), dir.file("cache-reader"));
+        const auto n = store.load().records.size();
+        if (n != 2) {
             ++lost_rounds;
-            WARN("round " << round << ": " << load.records.size() << " of 2 records");
+            WARN("round " << round << ": " << n << " of 2 records");
         }
     }
     CHECK(lost_rounds == 0);
