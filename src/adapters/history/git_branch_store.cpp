@@ -251,7 +251,9 @@ struct GitBranchStore::Impl {
         TxPtr tx(t);
         int rc = git_transaction_lock_ref(t, ref.c_str());
         if (rc == GIT_ELOCKED) {
-            why = "another writer holds the lock of " + ref;
+            why = "another writer holds the lock of " + ref + " (" +
+                  git_repository_commondir(repo.get()) + ref +
+                  ".lock; remove it if no writer is running)";
             return false;
         }
         check(rc, "locking " + ref);
