@@ -10,10 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 using namespace perfsweep;
 using namespace perfsweep::test;
@@ -273,4 +276,205 @@ TEST_CASE("two processes pushing through a real git server: rejected pushes are 
                           std::stoi(read_file(dir.file("reapplied-B")));
     // Usually > 0; 0 only if the scheduler happened to serialise the writers completely.
     WARN("pushes rejected and re-applied: " << reapplied);
+}
+
+namespace {
+
+/// Read one byte from `fd` (retrying on EINTR); false on end of file or error.
+bool read_byte(int fd) {
+    char c;
+    for (;;) {
+        const auto n = read(fd, &c, 1);
+        if (n == 1)
+            return true;
+        if (n == 0 || errno != EINTR)
+            return false;
+    }
+}
+
+/// Write one byte to `fd`; false on error.
+bool write_byte(int fd) {
+    const char c = '.';
+    return write(fd, &c, 1) == 1;
+}
+
+} // namespace
+
+TEST_CASE("two writers racing to create the history branch both keep their record",
+          "[git_history][concurrency]") {
+    // Regression: both writers found no branch and both "created" it; the second overwrote the
+    // first one's root commit (git_reference_create with force=0 checks that the ref is absent
+    // before it takes the ref's lock). Two writer processes race the first append on a new branch
+    // per round: each reads the (absent) tip and builds its commit, then (test hook) reports
+    // ready and waits; the parent releases both swaps at once.
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    const int rounds = 200;
+    auto spec_of = [&](int round) {
+        return "git+file://" + bare + "#race-" + std::to_string(round);
+    };
+    struct Writer {
+        pid_t pid = -1;
+        int ready = -1; ///< parent reads: commit built (hook reached), then append done
+        int go = -1;    ///< parent writes: swap now
+    };
+    std::vector<Writer> writers;
+    for (const std::string name : {"A", "B"}) {
+        int ready[2], go[2];
+        REQUIRE(pipe(ready) == 0);
+        REQUIRE(pipe(go) == 0);
+        const pid_t pid = fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            close(ready[0]);
+            close(go[1]);
+            for (const auto& w : writers) { // the other writer's pipe ends
+                close(w.ready);
+                close(w.go);
+            }
+            int code = 0;
+            try {
+                // Held open so libgit2 stays initialised between the per-round stores.
+                auto keep = open_store(spec_of(0), dir.file("cache-" + name));
+                for (int round = 0; round < rounds && code == 0; ++round) {
+                    adapters::GitStoreOptions opt;
+                    opt.cache_dir = dir.file("cache-" + name);
+                    opt.max_attempts = 200;
+                    opt.before_swap = [&](int attempt) {
+                        if (attempt == 1 && (!write_byte(ready[1]) || !read_byte(go[0])))
+                            _exit(3);
+                    };
+                    adapters::GitBranchStore store(
+                        adapters::parse_git_history_spec(spec_of(round), "."), opt);
+                    store.append({rec(name, round)});
+                    if (!write_byte(ready[1]))
+                        code = 3;
+                }
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "writer %s: %s\n", name.c_str(), e.what());
+                code = 1;
+            }
+            _exit(code);
+        }
+        close(ready[1]);
+        close(go[0]);
+        writers.push_back({pid, ready[0], go[1]});
+    }
+    bool in_step = true;
+    for (int round = 0; round < rounds && in_step; ++round) {
+        for (const auto& w : writers) // both built their commits on the absent tip
+            in_step = in_step && read_byte(w.ready);
+        for (std::size_t k = 0; k < writers.size(); ++k) // release both (alternating order)
+            in_step = in_step && write_byte(writers[(k + round) % 2].go);
+        for (const auto& w : writers) // both appends returned
+            in_step = in_step && read_byte(w.ready);
+    }
+    CHECK(in_step);
+    for (const auto& w : writers) {
+        close(w.ready);
+        close(w.go);
+        int status = 0;
+        REQUIRE(waitpid(w.pid, &status, 0) == w.pid);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+    }
+    int lost_rounds = 0;
+    auto keep = open_store(spec_of(0), dir.file("cache-reader"));
+    for (int round = 0; round < rounds; ++round) {
+        auto store = open_store(spec_of(round), dir.file("cache-reader"));
+        const auto n = store.load().records.size();
+        if (n != 2) {
+            ++lost_rounds;
+            WARN("round " << round << ": " << n << " of 2 records");
+        }
+    }
+    CHECK(lost_rounds == 0);
+    // Every branch holds two commits: nothing was overwritten.
+    const auto counts =
+        run_command({"sh", "-c",
+                     "for r in $(git -C '" + bare +
+                         "' for-each-ref --format='%(refname)' refs/heads/); do git -C '" + bare +
+                         "' rev-list --count $r; done | sort | uniq -c | sed 's/^ *//'"});
+    CHECK(counts.out == std::to_string(rounds) + " 2\n");
+}
+
+TEST_CASE("an append overtaken between its read and its swap re-applies only its records",
+          "[git_history][concurrency]") {
+    // Deterministic interleaving: writer A reads the tip and builds its commit, then (test hook)
+    // writer B appends, then A swaps. A's swap must be refused, and A must re-read B's tip and
+    // re-apply only its own record on it.
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    const std::string spec = "git+file://" + bare + "#perfsweep-data";
+    auto b = open_store(spec, dir.file("cache-b"));
+    bool existing = false;
+    SECTION("while the branch is being created") {}
+    SECTION("on an existing branch") {
+        existing = true;
+        b.append({rec("X", 0)});
+    }
+    std::string b_tip;
+    adapters::GitStoreOptions opt;
+    opt.cache_dir = dir.file("cache-a");
+    opt.before_swap = [&](int attempt) {
+        if (attempt != 1)
+            return;
+        b.append({rec("B", 0)});
+        b_tip = run_command({"git", "-C", bare, "rev-parse", "perfsweep-data"}).out;
+    };
+    adapters::GitBranchStore a(adapters::parse_git_history_spec(spec, "."), opt);
+    a.append({rec("A", 0)});
+    CHECK(a.reapplied() == 1);
+    CHECK(b.reapplied() == 0);
+    const auto load = a.load();
+    std::vector<std::string> labels;
+    for (const auto& m : load.records)
+        labels.push_back(m.label);
+    if (existing)
+        CHECK(labels == std::vector<std::string>{"X-0", "B-0", "A-0"});
+    else
+        CHECK(labels == std::vector<std::string>{"B-0", "A-0"});
+    // A's commit sits on B's: a linear chain, nothing rewritten.
+    CHECK(run_command({"git", "-C", bare, "rev-parse", "perfsweep-data^"}).out == b_tip);
+    CHECK(run_command({"git", "-C", bare, "rev-list", "--count", "perfsweep-data"}).out ==
+          (existing ? "3\n" : "2\n"));
+}
+
+TEST_CASE("a held lock on the branch ref is waited out; a stale one fails with nothing written",
+          "[git_history][concurrency]") {
+    TempDir dir;
+    const std::string bare = make_bare(dir);
+    const std::string spec = "git+file://" + bare + "#perfsweep-data";
+    auto first = open_store(spec, dir.file("cache-0"));
+    first.append({rec("X", 0)});
+    // Another writer is mid-swap: it holds refs/heads/perfsweep-data.lock (git and libgit2 both
+    // take this lock to update the ref).
+    const std::string lock = bare + "/refs/heads/perfsweep-data.lock";
+    write_file(lock, "");
+    adapters::GitStoreOptions opt;
+    opt.cache_dir = dir.file("cache-a");
+    opt.max_attempts = 3;
+    SECTION("released before the next attempt") {
+        opt.before_swap = [&](int attempt) {
+            if (attempt == 2)
+                std::remove(lock.c_str());
+        };
+        adapters::GitBranchStore a(adapters::parse_git_history_spec(spec, "."), opt);
+        a.append({rec("A", 0)});
+        CHECK(a.reapplied() == 1);
+        CHECK(a.load().records.size() == 2);
+    }
+    SECTION("never released") {
+        adapters::GitBranchStore a(adapters::parse_git_history_spec(spec, "."), opt);
+        CHECK_THROWS_WITH(a.append({rec("A", 0)}),
+                          Catch::Contains("gave up after 3 attempts") &&
+                              Catch::Contains("holds the lock of refs/heads/perfsweep-data") &&
+                              Catch::Contains("refs/heads/perfsweep-data.lock; remove it") &&
+                              Catch::Contains("nothing was written"));
+        CHECK(a.reapplied() == 3);
+        std::remove(lock.c_str());
+        CHECK(a.load().records.size() == 1);
+        CHECK(run_command({"git", "-C", bare, "rev-list", "--count", "perfsweep-data"}).out ==
+              "1\n");
+    }
 }

@@ -1,9 +1,12 @@
 // Issue 8 suite "Concurrent history": several perfsweep processes (`record`, one record per call,
 // and `import` of large CSV batches) append to one history at once: a JSON Lines file, and a git
-// branch of a bare repository (git+file://, each process fetching, committing and pushing with
-// retries; two cache directories, so writers both share a cache, as jobs on one runner do, and
-// race each other's pushes, as runners do). Every record carries a
+// branch of a bare repository (git+file://: each process commits straight into the bare repo and
+// publishes with a compare-and-swap of the branch ref, re-applying on the new tip when another
+// writer won; the cache directories are set but unused on this path). Every record carries a
 // unique label, so the final history shows what was lost, duplicated or corrupted.
+// Before the ref CAS was taken under the ref's lock, about 1 run in 100 lost records here: two
+// writers that both read "no branch yet" could both create it, the later one overwriting the
+// branch with a parentless commit (test_git_branch_store.cpp reproduces that race directly).
 // Figure: records written, lost (goal 0), duplicated (goal 0), corrupt lines (goal 0).
 
 #include "adapters/history/git_branch_store.hpp"
@@ -152,8 +155,8 @@ TEST_CASE("concurrent history: record and import processes appending at once los
         total.failed_calls += o.failed_calls;
     }
 
-    // 2. One git branch in a bare repo: every process fetches, commits and pushes; a rejected push
-    //    is re-applied on the new tip. The writers share one cache directory.
+    // 2. One git branch in a bare repo: every process commits and swaps the branch ref (CAS under
+    //    the ref's lock); a lost race is re-applied on the new tip.
     {
         const int writers = 3, records = 3 * scale, importers = 2, batches = 2 * scale, batch = 40;
         const auto bare = dir.file("data.git");

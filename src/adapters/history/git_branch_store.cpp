@@ -25,6 +25,9 @@ namespace {
 
 using namespace git; // owning libgit2 handles
 
+/// A git_transaction owned by unique_ptr (freeing it releases the locks it still holds).
+using TxPtr = std::unique_ptr<git_transaction, Free<git_transaction, git_transaction_free>>;
+
 std::string strip_userinfo(const std::string& url) {
     const auto scheme = url.find("://");
     if (scheme == std::string::npos)
@@ -164,11 +167,14 @@ struct GitBranchStore::Impl {
             fail(what);
     }
 
+    /// The tip `tip_ref` points to; nullopt when the ref does not exist (any other error throws).
     std::optional<git_oid> tip() const {
         git_oid oid;
-        if (git_reference_name_to_id(&oid, repo.get(), tip_ref.c_str()) == 0)
-            return oid;
-        return std::nullopt;
+        const int rc = git_reference_name_to_id(&oid, repo.get(), tip_ref.c_str());
+        if (rc == GIT_ENOTFOUND)
+            return std::nullopt;
+        check(rc, "reading " + tip_ref);
+        return oid;
     }
 
     std::string read_file_at(const std::optional<git_oid>& at) const {
@@ -232,17 +238,41 @@ struct GitBranchStore::Impl {
         return commit_id;
     }
 
-    /// Compare-and-swap `ref` from `old` (or absent) to `now`; false when someone else moved it.
-    bool cas(const std::string& ref, const std::optional<git_oid>& old, const git_oid& now) const {
-        git_reference* r = nullptr;
-        int rc =
-            old ? git_reference_create_matching(&r, repo.get(), ref.c_str(), &now, 1, &*old,
-                                                "perfsweep: append")
-                : git_reference_create(&r, repo.get(), ref.c_str(), &now, 0, "perfsweep: append");
-        RefPtr keep(r);
-        if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED)
+    /// Compare-and-swap `ref` from `old` (nullopt: the ref must not exist) to `now`; false when
+    /// someone else moved it first or holds its lock. The ref's lock file is taken first and the
+    /// ref is compared with `old` while it is held, so no other writer (libgit2 or git) can move
+    /// it between the comparison and the update. (git_reference_create with force=0 is not such
+    /// a CAS: it checks that the ref is absent before it takes the lock, so two writers creating
+    /// the branch at once could both succeed, the second overwriting the first one's commit.)
+    bool cas(const std::string& ref, const std::optional<git_oid>& old, const git_oid& now,
+             std::string& why) const {
+        git_transaction* t = nullptr;
+        check(git_transaction_new(&t, repo.get()), "updating " + ref);
+        TxPtr tx(t);
+        int rc = git_transaction_lock_ref(t, ref.c_str());
+        if (rc == GIT_ELOCKED) {
+            why = "another writer holds the lock of " + ref + " (" +
+                  git_repository_commondir(repo.get()) + ref +
+                  ".lock; remove it if no writer is running)";
             return false;
-        check(rc, "updating " + ref);
+        }
+        check(rc, "locking " + ref);
+        git_oid current;
+        rc = git_reference_name_to_id(&current, repo.get(), ref.c_str());
+        if (rc != 0 && rc != GIT_ENOTFOUND)
+            fail("reading " + ref);
+        const bool exists = rc == 0;
+        if (exists != old.has_value() || (exists && !git_oid_equal(&current, &*old))) {
+            why = "another writer moved " + ref;
+            return false; // freeing the transaction releases the lock, ref untouched
+        }
+        git_signature* s = nullptr;
+        check(git_signature_now(&s, "perfsweep", "perfsweep@users.noreply.github.com"),
+              "signature");
+        SigPtr sig(s);
+        check(git_transaction_set_target(t, ref.c_str(), &now, sig.get(), "perfsweep: append"),
+              "updating " + ref);
+        check(git_transaction_commit(t), "updating " + ref);
         return true;
     }
 
@@ -282,7 +312,8 @@ struct GitBranchStore::Impl {
     }
 
     /// Push `commit` to the branch; false when rejected because the branch moved.
-    bool push(const git_oid& commit) const {
+    bool push(const git_oid& commit, std::string& why) const {
+        why = "the remote rejected the push of " + spec.branch + " (another writer pushed first)";
         const std::string out_ref = "refs/perfsweep/out/" + spec.branch;
         git_reference* r = nullptr;
         check(git_reference_create(&r, repo.get(), out_ref.c_str(), &commit, 1, nullptr),
@@ -393,16 +424,20 @@ void GitBranchStore::append(const std::vector<core::Measurement>& records) {
     std::unique_ptr<FileLock> lock;
     if (im.network)
         lock = std::make_unique<FileLock>(im.lock_path);
+    std::string why;
     for (int attempt = 1; attempt <= im.opt.max_attempts; ++attempt) {
         if (im.network)
             im.fetch();
+        // Every attempt starts from a fresh read of the tip and re-applies only `records`.
         const auto parent = im.tip();
         std::string content = im.read_file_at(parent);
         if (!content.empty() && content.back() != '\n')
             content += '\n';
         content += lines;
         const git_oid commit = im.make_commit(parent, content, records.size());
-        const bool ok = im.network ? im.push(commit) : im.cas(im.tip_ref, parent, commit);
+        if (im.opt.before_swap)
+            im.opt.before_swap(attempt);
+        const bool ok = im.network ? im.push(commit, why) : im.cas(im.tip_ref, parent, commit, why);
         if (ok) {
             if (im.network) {
                 git_reference* r = nullptr;
@@ -417,8 +452,8 @@ void GitBranchStore::append(const std::vector<core::Measurement>& records) {
         std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
     }
     throw_infra("history '" + im.where() + "': gave up after " +
-                std::to_string(im.opt.max_attempts) +
-                " attempts: other writers kept moving the branch; nothing was written");
+                std::to_string(im.opt.max_attempts) + " attempts (last: " + why +
+                "); nothing was written");
 }
 
 } // namespace perfsweep::adapters

@@ -4,6 +4,7 @@
 
 #include "ports/history_store.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -30,10 +31,14 @@ struct GitStoreOptions {
     std::string cache_dir; ///< where private bare caches of remotes live
     std::string token;     ///< push/fetch token for https remotes (never printed)
     int max_attempts = 30; ///< bounded retries when another writer pushed first
+    /// Test hook: called with the attempt number (1-based) after the tip was read and the new
+    /// commit built, just before the compare-and-swap (or push) that publishes it.
+    std::function<void(int attempt)> before_swap;
 };
 
-/// A history in a git branch. Appends create one commit on the branch tip; a rejected push is
-/// re-fetched, re-applied on the new tip and retried (never forced).
+/// A history in a git branch. Appends create one commit on the branch tip, published by a
+/// compare-and-swap of the branch ref (under its lock) or a non-forced push; when another writer
+/// moved the branch first, the records are re-applied on a fresh read of the tip and retried.
 class GitBranchStore final : public ports::HistoryStore {
 public:
     /// Open (or create the cache for) `spec`. Throws infra errors from libgit2, token-free.
