@@ -440,7 +440,7 @@ TEST_CASE("an append overtaken between its read and its swap re-applies only its
           (existing ? "3\n" : "2\n"));
 }
 
-TEST_CASE("a held lock on the branch ref is waited out; a stale one fails with nothing written",
+TEST_CASE("a held lock on the branch ref is waited out, a stale one fails with nothing written",
           "[git_history][concurrency]") {
     TempDir dir;
     const std::string bare = make_bare(dir);
