@@ -2,6 +2,7 @@
 
 #include "app/run_point.hpp"
 #include "core/environment.hpp"
+#include "core/range_verdict.hpp"
 #include "report/markdown.hpp"
 #include "util/error.hpp"
 #include "util/exit_codes.hpp"
@@ -10,8 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
-#include <utility>
 
 namespace perfsweep::app {
 
@@ -56,40 +55,6 @@ const core::Boundary* pick_boundary(const core::DailyResult& d) {
             (!best || std::fabs(b.relative_change) > std::fabs(best->relative_change)))
             best = &b;
     return best;
-}
-
-// What a sweep over an explicit --from/--to range found, with the reason: the range is the
-// question asked (e.g. between two releases), so its sweep, not detect on the history, decides.
-std::pair<core::Verdict, std::string> range_verdict(const core::DailyResult& d) {
-    const auto& s = d.sweep;
-    std::size_t regressions = 0, improvements = 0, unknown = 0, measured = 0;
-    for (const auto& b : s.boundaries)
-        (b.kind == core::BoundaryKind::regression    ? regressions
-         : b.kind == core::BoundaryKind::improvement ? improvements
-                                                     : unknown)++;
-    for (const auto& p : s.points)
-        measured += p.state == core::PointState::ok ? 1 : 0;
-    const std::string range = d.from + " .. " + d.to;
-    if (regressions > 0)
-        return {core::Verdict::regression, std::to_string(regressions) + " regression boundar" +
-                                               (regressions == 1 ? "y" : "ies") +
-                                               " between nightlies " + range};
-    if (unknown > 0)
-        return {core::Verdict::inconclusive,
-                std::to_string(unknown) + " undecided boundar" + (unknown == 1 ? "y" : "ies") +
-                    " between nightlies " + range + " (more repeats would decide)"};
-    if (!s.complete)
-        return {core::Verdict::inconclusive,
-                "the sweep over " + range + " stopped early: " + s.stop_reason};
-    if (measured < 2)
-        return {core::Verdict::inconclusive,
-                std::to_string(measured) + " nightl" + (measured == 1 ? "y" : "ies") +
-                    " measured between " + range + ": at least 2 are needed to compare"};
-    if (improvements > 0)
-        return {core::Verdict::improvement, "only improvements between nightlies " + range};
-    return {core::Verdict::no_regression, "no level change between the " +
-                                              std::to_string(measured) + " measured nightlies " +
-                                              range};
 }
 
 // The recorded source commits of a daily point, as attribution reads them (commits probe, image
@@ -244,7 +209,9 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
                 }
         }
         if (w.explicit_range) {
-            std::tie(verdict, reason) = range_verdict(daily);
+            const auto rv = core::range_verdict(daily);
+            verdict = rv.verdict;
+            reason = rv.reason;
             res.verdict = verdict_word(verdict);
             progress.line("range " + w.from + " → " + w.to + ": " + res.verdict + " — " + reason);
         }
