@@ -45,7 +45,9 @@ TEST_CASE("investigate on the demo world honours --fail-on-regression", "[invest
         "--image",
         demo + "/world/nightlies/{date}",
         "--test",
-        "'" + exe + "' demo-bench measure --nightly {image} --label {date} --repeat {repeat}",
+        "'" + exe +
+            "' demo-bench measure --deterministic --nightly {image} --label {date} --repeat "
+            "{repeat}",
         "--commits-probe",
         "cat {image}/manifest.txt",
         "--repo",
@@ -56,7 +58,7 @@ TEST_CASE("investigate on the demo world honours --fail-on-regression", "[invest
         "'" + exe + "' demo-bench build --compiler {path:compiler}",
         "--hourly-test",
         "'" + exe +
-            "' demo-bench measure --framework {path:framework} "
+            "' demo-bench measure --deterministic --framework {path:framework} "
             "--compiler {path:compiler} --label {time} --repeat {repeat}",
         "--to-commit",
         "--state",
