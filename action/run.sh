@@ -7,7 +7,7 @@
 #
 # Environment:
 #   PERFSWEEP_BIN          the perfsweep executable (set by the build step)
-#   PERFSWEEP_IN_<NAME>    one per action input (see action.yml and README "GitHub Action")
+#   PERFSWEEP_IN_<NAME>    one per action input (see action.yml and docs/action.md)
 # Exit status: perfsweep's, except that a regression fails the step only with fail-on-alert=true,
 # and "inconclusive" (4) or "improvement" (5) never fail it.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end GPU run of the whole pipeline on the JAX LBM benchmark (see README, "Real GPU run").
+# End-to-end GPU run of the whole pipeline on the JAX LBM benchmark (see docs/investigate.md, "Real GPU run").
 #
 #   bash examples/gpu/run_pipeline.sh PERFSWEEP WORKDIR OUTDIR
 #

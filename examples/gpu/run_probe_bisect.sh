@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `git bisect run perfsweep probe` on a real GPU (see README, "Exit-code mode and probe").
+# `git bisect run perfsweep probe` on a real GPU (see docs/exit-code-mode.md).
 #
 #   bash examples/gpu/run_probe_bisect.sh PERFSWEEP WORKDIR OUTDIR
 #

@@ -11,7 +11,7 @@
 
 namespace perfsweep::core {
 
-/// Tunables of `detect`; the defaults are the documented ones (README "History and detection").
+/// Tunables of `detect`; the defaults are the documented ones (docs/detection.md).
 struct DetectOptions {
     double threshold = 0.02;     ///< smallest relative change reported (and acted on)
     double alpha = 0.001;        ///< a change point's p-value must be below this

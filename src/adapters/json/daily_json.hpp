@@ -7,7 +7,7 @@
 
 namespace perfsweep::adapters {
 
-/// `r` as one pretty-printed JSON object (README "Daily narrowing" lists the fields).
+/// `r` as one pretty-printed JSON object (docs/daily.md lists the fields).
 std::string daily_to_json(const core::DailyResult& r);
 
 } // namespace perfsweep::adapters

@@ -7,7 +7,7 @@
 
 namespace perfsweep::adapters {
 
-/// `r` as one pretty-printed JSON object (README "History and detection" lists the fields).
+/// `r` as one pretty-printed JSON object (docs/detection.md lists the fields).
 std::string detect_to_json(const core::DetectResult& r);
 
 } // namespace perfsweep::adapters

@@ -1,1 +1,1 @@
-#error "CLI11 is only allowed in src/cli (see README, Architecture)"
+#error "CLI11 is only allowed in src/cli (see docs/architecture.md)"

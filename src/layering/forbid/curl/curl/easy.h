@@ -1,1 +1,1 @@
-#error "libcurl is only allowed in src/adapters (see README, Architecture)"
+#error "libcurl is only allowed in src/adapters (see docs/architecture.md)"

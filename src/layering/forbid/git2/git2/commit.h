@@ -1,1 +1,1 @@
-#error "libgit2 is only allowed in src/adapters (see README, Architecture)"
+#error "libgit2 is only allowed in src/adapters (see docs/architecture.md)"

@@ -1,1 +1,1 @@
-#error "RapidJSON is only allowed in src/adapters (see README, Architecture)"
+#error "RapidJSON is only allowed in src/adapters (see docs/architecture.md)"
