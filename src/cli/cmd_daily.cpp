@@ -7,6 +7,7 @@
 #include "core/exit_code.hpp"
 #include "report/daily_text.hpp"
 #include "report/log_excerpt.hpp"
+#include "report/result_json.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -102,9 +103,7 @@ void execute(DailyFlags& f, Context& ctx) {
         r.unit = cfg.unit.empty() ? cfg.metric : cfg.unit;
     }
     if (f.json) {
-        if (!a.daily_json)
-            throw_infra("no JSON writer is available in this build");
-        write_json(a.daily_json(r));
+        write_json(report::render_json(r));
     } else {
         write_inert(report::render_daily(r));
         print_failure_logs(r);
@@ -112,7 +111,7 @@ void execute(DailyFlags& f, Context& ctx) {
     std::fflush(stdout);
     bool undecided = !r.sweep.complete;
     for (const auto& b : r.sweep.boundaries)
-        undecided = undecided || b.kind == core::BoundaryKind::unknown;
+        undecided = undecided || b.kind == core::ChangeKind::unknown;
     ctx.exit_code = undecided ? exit_inconclusive : exit_ok;
 }
 

@@ -3,6 +3,7 @@
 #include "cli/flag_values.hpp"
 #include "cli/output.hpp"
 #include "report/detect_text.hpp"
+#include "report/result_json.hpp"
 #include "util/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -53,12 +54,10 @@ void add_detect(CLI::App& app, Context& ctx) {
         const app::DetectOutcome out = app::run_detect(req, a);
         for (const auto& w : out.warnings)
             a.progress->line("warning: " + w);
-        const std::string text =
-            flags->json ? a.detect_to_json(out.result) : report::render_detect_text(out.result);
         if (flags->json)
-            write_json(text);
+            write_json(report::render_json(out.result));
         else
-            write_inert(text);
+            write_inert(report::render_detect_text(out.result));
         ctx.exit_code = core::exit_code_for(out.result.verdict);
     });
 }

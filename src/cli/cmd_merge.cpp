@@ -3,6 +3,7 @@
 #include "cli/history_option.hpp"
 #include "cli/output.hpp"
 #include "report/daily_text.hpp"
+#include "report/result_json.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -59,16 +60,14 @@ void execute(const MergeFlags& f, Context& ctx) {
         a.progress->line(
             std::to_string(r.next.size()) +
             " dates to measure next (refine the changed intervals): " + util::join(r.next, ", "));
-    if (f.json) {
-        if (!a.daily_json)
-            throw_infra("no JSON writer is available in this build");
-        write_json(a.daily_json(r.daily));
-    } else
+    if (f.json)
+        write_json(report::render_json(r.daily));
+    else
         write_inert(report::render_daily(r.daily));
     std::fflush(stdout);
     bool undecided = false;
     for (const auto& b : r.daily.sweep.boundaries)
-        undecided = undecided || b.kind == core::BoundaryKind::unknown;
+        undecided = undecided || b.kind == core::ChangeKind::unknown;
     ctx.exit_code = undecided ? exit_inconclusive : exit_ok;
 }
 
