@@ -62,7 +62,7 @@ TEST_CASE("report names the file and JSON path of a wrongly typed field", "[repo
     write_file(bad, R"({"something": 1})");
     r = run_perfsweep({"report", "--input", bad});
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find("expected a stage result") != std::string::npos);
+    CHECK(r.err.find("expected a result document") != std::string::npos);
     r = run_perfsweep({"report", "--input", k_data + "results/daily.json", "--key", "x-->y"});
     CHECK(r.exit_code == 2);
 }

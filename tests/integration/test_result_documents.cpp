@@ -218,3 +218,42 @@ TEST_CASE("documents older versions wrote are read: stage results and result.jso
           "MLUPS fell 20.0 % (10.00 → 8.00) between nightly 2023-08-24 and 2023-08-25; the "
           "hourly stage found no change (no repo changed).");
 }
+
+TEST_CASE("an older daily result may name points it does not list", "[result-json][legacy]") {
+    // A boundary between unlisted nightlies (as `hourly --from-result` inputs were trimmed): the
+    // points are added, each with its (empty) records, and the boundary's builds are kept.
+    const auto trimmed = adapters::read_result_document(
+        R"({"metric": "MLUPS", "points": [], "boundaries": [
+            {"last_before": "2023-08-24", "first_after": "2023-08-25", "kind": "regression",
+             "last_before_commits": {"xla": "aaaa"},
+             "last_before_commit_times": {"xla": "2023-08-24T01:00:00Z"},
+             "first_after_commits": {"xla": "bbbb"},
+             "first_after_commit_times": {"xla": "2023-08-25T01:00:00Z"}}]})",
+        "daily.json");
+    const auto& t = std::get<core::DailyResult>(trimmed);
+    REQUIRE(t.sweep.points.size() == 2);
+    CHECK(t.measurements.size() == 2);
+    const auto w = core::regression_window(t, "daily.json");
+    CHECK(w.last_good_label == "2023-08-24");
+    CHECK(w.first_bad_label == "2023-08-25");
+    CHECK(w.good_commits.at("xla") == "aaaa");
+    CHECK(w.bad_times.at("xla") == "2023-08-25T01:00:00Z");
+    CHECK_FALSE(report::render_markdown(trimmed).empty());
+
+    // An unlisted broken nightly inside the boundary being read moves its first bad point.
+    const auto doc = adapters::read_result_document(
+        R"({"metric": "MLUPS", "points": [{"label": "2023-08-23", "values": [10]},
+                                          {"label": "2023-08-26", "values": [8]}],
+            "boundaries": [{"last_before": "2023-08-24", "first_after": "2023-08-26",
+                            "broken_between": ["2023-08-25"], "kind": "regression"}]})",
+        "daily.json");
+    const auto& d = std::get<core::DailyResult>(doc);
+    REQUIRE(d.sweep.points.size() == 4);
+    CHECK(d.measurements.size() == 4);
+    REQUIRE(d.sweep.boundaries.size() == 1);
+    const auto& b = d.sweep.boundaries[0];
+    CHECK(d.sweep.points.at(b.last_before).label == "2023-08-24");
+    CHECK(d.sweep.points.at(b.first_after).label == "2023-08-26");
+    REQUIRE(b.broken_between.size() == 1);
+    CHECK(d.sweep.points.at(b.broken_between[0]).label == "2023-08-25");
+}

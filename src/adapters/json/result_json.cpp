@@ -443,9 +443,10 @@ public:
         r.measurements.push_back(std::move(records));
     }
     /// The index of the point labelled `label`; older results may name a point they do not
-    /// list (it is added, untested).
-    std::size_t point_index(core::DailyResult& r, const std::string& label,
-                            const std::string& path) const {
+    /// list (it is added, untested, and the indices of `r`'s boundaries and of `pending`, the
+    /// boundary being read, move past it).
+    std::size_t point_index(core::DailyResult& r, const std::string& label, const std::string& path,
+                            core::Boundary* pending = nullptr) const {
         auto& pts = r.sweep.points;
         for (std::size_t i = 0; i < pts.size(); ++i)
             if (pts[i].label == label)
@@ -458,8 +459,15 @@ public:
         while (at_pos < pts.size() && pts[at_pos].label < label)
             ++at_pos;
         pts.insert(pts.begin() + static_cast<std::ptrdiff_t>(at_pos), p);
-        r.measurements.insert(r.measurements.begin() + static_cast<std::ptrdiff_t>(at_pos), {});
-        for (auto& b : r.sweep.boundaries) {
+        r.measurements.insert(r.measurements.begin() + static_cast<std::ptrdiff_t>(at_pos),
+                              std::vector<core::Measurement>{});
+        std::vector<core::Boundary*> shift;
+        for (auto& b : r.sweep.boundaries)
+            shift.push_back(&b);
+        if (pending)
+            shift.push_back(pending);
+        for (auto* bp : shift) {
+            auto& b = *bp;
             if (b.last_before >= at_pos)
                 ++b.last_before;
             if (b.first_after >= at_pos)
@@ -473,7 +481,7 @@ public:
     void boundary(core::DailyResult& r, const Value& v, const std::string& path) const {
         core::Boundary b;
         b.last_before = point_index(r, str(v, path, "last_before"), at(path, "last_before"));
-        b.first_after = point_index(r, str(v, path, "first_after"), at(path, "first_after"));
+        b.first_after = point_index(r, str(v, path, "first_after"), at(path, "first_after"), &b);
         num(v, path, "old", b.old_level);
         num(v, path, "new", b.new_level);
         num(v, path, "relative_change", b.relative_change);
@@ -483,7 +491,7 @@ public:
         const auto broken = strings(v, path, "broken_between");
         for (std::size_t i = 0; i < broken.size(); ++i)
             b.broken_between.push_back(
-                point_index(r, broken[i], at(at(path, "broken_between"), i)));
+                point_index(r, broken[i], at(at(path, "broken_between"), i), &b));
         failures(v, path, b.runs_before, b.runs_after);
         // The boundary's own copy of its builds' commits serves results that list no records.
         for (const auto& [side, index] :
