@@ -1,7 +1,7 @@
 // The option table, the typed values, old names, suggestions, durations and the resolution of
 // options in the application layer (app/option_table, app/option_values, app/options*).
 
-#include "app/demo.hpp"
+#include "app/demo/demo.hpp"
 #include "app/help.hpp"
 #include "app/option_table.hpp"
 #include "app/option_values.hpp"
