@@ -85,8 +85,7 @@ MatrixPlan plan_daily_matrix(const PlanOptions& options, ports::HistoryStore* hi
         }
         MatrixEntry e{{"label", date}, {"date", date}};
         if (!options.image.empty())
-            e.emplace_back("image",
-                           core::substitute_word(options.image, {{"date", date}}, "--image"));
+            e.emplace_back("image", core::expand_image(options.image, date));
         plan.entries.push_back(std::move(e));
     }
     if (options.exclude_measured)

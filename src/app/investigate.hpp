@@ -7,6 +7,7 @@
 #include "app/daily.hpp"
 #include "app/detect.hpp"
 #include "app/hourly.hpp"
+#include "core/report_model.hpp"
 #include "ports/adapters.hpp"
 #include "ports/runner_config.hpp"
 
@@ -39,16 +40,15 @@ struct InvestigateOptions {
     std::string reproduce; ///< the command line, for the report
 };
 
-/// What the pipeline found, stage by stage.
+/// What the pipeline found, stage by stage, and where it was written.
 struct InvestigateResult {
-    DetectOutcome detect;
-    std::vector<core::DailyResult> daily;   ///< one per narrowed regression, latest first
-    std::vector<core::HourlyResult> hourly; ///< one per narrowed daily boundary, latest first
+    /// Every stage's result: the model result.json and report.md are rendered from.
+    core::Investigation investigation;
     std::string verdict;     ///< regression | improvement | no_regression | inconclusive
     std::string summary;     ///< one sentence
     std::string report_path; ///< markdown report written
     std::string result_path; ///< combined JSON written
-    std::string markdown;    ///< the report (latest regression)
+    std::string markdown;    ///< the report (every narrowed regression)
     std::map<std::string, std::string> outputs; ///< step outputs (verdict, window, culprit, ...)
     int exit_code = 0;
 };

@@ -2,6 +2,7 @@
 #include "app/options.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
+#include "report/result_json.hpp"
 
 #include <cstdio>
 
@@ -14,7 +15,7 @@ void run_investigate(const app::OptionValues& values, Context& ctx) {
         a.protect_secret_env(req.options.token_env);
     const auto r = app::run_investigate(req.options, a);
     if (req.json)
-        write_json(a.files->read_text(r.result_path));
+        write_json(report::render_json(r.investigation)); // the document result.json holds
     else
         write_inert(r.markdown + "\n");
     std::fflush(stdout);

@@ -145,7 +145,9 @@ TEST_CASE("investigate over an explicit release range: the sweep decides, no his
                             Catch::Contains("last-good=2024-05-08") &&
                             Catch::Contains("first-bad=2024-05-09"));
     const auto json = test::read_file(dir.file("reg") + "/result.json");
-    CHECK(json.rfind("{\"kind\":\"investigate\",\"verdict\":\"regression\",", 0) == 0);
+    CHECK(json.rfind("{\n  \"kind\": \"investigate\",\n  \"format_version\": 2,\n  \"verdict\": "
+                     "\"regression\",",
+                     0) == 0);
     CHECK_THAT(test::read_file(dir.file("reg") + "/report.md"),
                Catch::Contains("MLUPS fell 6.9 % (577.0 → 537.0) between nightly 2024-05-08 and "
                                "2024-05-09"));
