@@ -1,5 +1,6 @@
 #include "adapters/github/github_client.hpp"
 
+#include "adapters/compat/library_compat.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -170,7 +171,8 @@ HttpReply GitHubClient::perform(const std::string& method, const std::string& ur
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(m_opt.connect_timeout_s * 1000));
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L); // the token must not follow redirects
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (compat::restrict_to_http(c) != CURLE_OK)     // fail closed: never send the token elsewhere
+        throw_infra("libcurl: cannot restrict requests to http and https");
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply.body);
