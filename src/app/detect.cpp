@@ -8,18 +8,60 @@
 
 namespace perfsweep::app {
 
-double parse_threshold(const std::string& text) {
+Threshold parse_threshold(const std::string& text) {
     std::string t(util::trim(text));
+    const auto bad = [&text]() {
+        throw_usage(
+            "--threshold '" + text +
+            "': expected a relative change (0.02 or 2%, below 100 %) or a ratio of how much "
+            "worse, github-action-benchmark's form (150% or 1.5x: 1.5 times worse)");
+    };
+    Threshold out;
+    if (!t.empty() && (t.back() == 'x' || t.back() == 'X')) {
+        t.pop_back();
+        out.ratio = true;
+        const auto v = util::parse_double(util::trim(t));
+        if (!v || !(*v >= 1) || *v > 1e6)
+            bad();
+        out.value = *v;
+        return out;
+    }
     double scale = 1;
-    if (!t.empty() && t.back() == '%') {
+    const bool percent = !t.empty() && t.back() == '%';
+    if (percent) {
         t.pop_back();
         scale = 0.01;
     }
-    auto v = util::parse_double(util::trim(t));
-    if (!v || *v * scale < 0 || *v * scale >= 1)
-        throw_usage("--threshold '" + text +
-                    "': expected a relative change such as 0.02 or 2% (at least 0, below 1)");
-    return *v * scale;
+    const auto v = util::parse_double(util::trim(t));
+    if (!v || !(*v >= 0) || *v * scale > 1e6)
+        bad();
+    out.value = *v * scale;
+    if (out.value >= 1) {
+        if (!percent) // "1.5" alone is ambiguous: a 150 % change or 1.5 times worse
+            bad();
+        out.ratio = true;
+    }
+    return out;
+}
+
+double relative_threshold(const Threshold& t, core::Direction direction) {
+    if (!t.ratio)
+        return t.value;
+    return direction == core::Direction::higher_is_better ? 1 - 1 / t.value : t.value - 1;
+}
+
+std::map<std::string, std::string> detect_outputs(const core::DetectResult& result) {
+    std::map<std::string, std::string> out;
+    out["verdict"] = std::string(core::to_string(result.verdict));
+    if (!result.change_points.empty()) {
+        const auto& cp = result.change_points.back();
+        out["relative-change"] = util::format_fixed(cp.relative_change, 4);
+        if (cp.kind == core::ChangeKind::regression) {
+            out["last-good"] = cp.last_before;
+            out["first-bad"] = cp.first_after;
+        }
+    }
+    return out;
 }
 
 DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters) {
@@ -73,7 +115,9 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         out.result.benchmark = request.benchmark;
         out.result.metric = request.metric;
         out.result.direction = request.direction.value_or(core::Direction::higher_is_better);
-        out.result.threshold = request.options.threshold;
+        out.result.threshold = request.threshold
+                                   ? relative_threshold(*request.threshold, out.result.direction)
+                                   : request.options.threshold;
         out.result.verdict = core::Verdict::inconclusive;
         out.result.reason = "no measurement of this benchmark in the history yet";
         return out;
@@ -88,9 +132,16 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         out.warnings.push_back("the series mixes " + std::to_string(fingerprints.size()) +
                                " runner fingerprints; points from different machines may differ "
                                "for reasons other than the code");
+    if (request.threshold) { // a ratio means a different relative change per direction
+        const core::Direction dir = request.direction.value_or(series.front().direction);
+        out.result.threshold = relative_threshold(*request.threshold, dir);
+    }
+    core::DetectOptions options = request.options;
+    if (request.threshold)
+        options.threshold = out.result.threshold;
     // Exit-code records (`--mode exit-code`) hold failure indicators: their rate is compared.
-    out.result = core::is_exit_code_series(series) ? core::detect_failures(series, request.options)
-                                                   : core::detect(series, request.options);
+    out.result = core::is_exit_code_series(series) ? core::detect_failures(series, options)
+                                                   : core::detect(series, options);
     return out;
 }
 

@@ -5,11 +5,19 @@
 #include "core/import_formats.hpp"
 #include "ports/adapters.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace perfsweep::app {
+
+/// A --threshold as written: a relative change ("0.05", "5%": a 5 % change counts) or
+/// github-action-benchmark's ratio of how much worse ("150%", "1.5x": 1.5 times worse counts).
+struct Threshold {
+    double value = 0.02; ///< the relative change, or the ratio when `ratio`
+    bool ratio = false;
+};
 
 /// What `perfsweep detect` needs: exactly one of `history` and `input`.
 struct DetectRequest {
@@ -21,6 +29,8 @@ struct DetectRequest {
     std::string unit;                         ///< unit for imports
     std::optional<core::Direction> direction; ///< overrides the stored direction
     core::DetectOptions options;
+    /// When set, options.threshold is derived from it with the series' direction.
+    std::optional<Threshold> threshold;
     /// No matching measurement (or an empty history) is an inconclusive result, not an error
     /// (investigate over an explicit --from/--to range needs no history).
     bool allow_empty = false;
@@ -32,8 +42,17 @@ struct DetectOutcome {
     std::vector<std::string> warnings;
 };
 
-/// Parse a --threshold value: a fraction ("0.02") or a percentage ("2%"), in [0, 1).
-double parse_threshold(const std::string& text);
+/// Parse a --threshold value: below 100 % a relative change ("0.02", "2%"), from 100 % on
+/// github-action-benchmark's ratio of how much worse ("150%"), or an explicit ratio ("1.5x").
+Threshold parse_threshold(const std::string& text);
+
+/// The relative change that `t` means for a metric going `direction`: a ratio r is 1 - 1/r when
+/// higher is better (150% = a 33.3 % drop) and r - 1 when lower is better (150% = 50 % more).
+double relative_threshold(const Threshold& t, core::Direction direction);
+
+/// The step outputs `detect` decides: verdict; relative-change of the latest change point; and
+/// when that change is a regression its last-good and first-bad labels (investigate's names).
+std::map<std::string, std::string> detect_outputs(const core::DetectResult& result);
 
 /// Load, select one benchmark/metric series (an ambiguous selection is a usage error listing the
 /// choices) and run core::detect on it.

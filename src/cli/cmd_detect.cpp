@@ -40,7 +40,8 @@ void add_detect(CLI::App& app, Context& ctx) {
     cmd->add_option("--direction", flags->direction,
                     "higher|lower is better (overrides the stored direction)");
     cmd->add_option("--threshold", flags->threshold,
-                    "Smallest relative change that counts, e.g. 0.02 or 2% (default 2%)");
+                    "Smallest change that counts: relative (0.02 or 2%; default 2%) or, from "
+                    "100% on, a ratio of how much worse (150% or 1.5x)");
     cmd->add_flag("--json", flags->json, "Print the result as JSON");
     cmd->callback([&ctx, flags] {
         auto& a = ctx.adapters;
@@ -49,7 +50,7 @@ void add_detect(CLI::App& app, Context& ctx) {
             req.format = import_format_flag(flags->format);
         if (!flags->direction.empty())
             req.direction = direction_flag(flags->direction);
-        req.options.threshold = app::parse_threshold(flags->threshold);
+        req.threshold = app::parse_threshold(flags->threshold);
         const app::DetectOutcome out = app::run_detect(req, a);
         for (const auto& w : out.warnings)
             a.progress->line("warning: " + w);
@@ -59,6 +60,8 @@ void add_detect(CLI::App& app, Context& ctx) {
             write_json(text);
         else
             write_inert(text);
+        if (a.actions) // the action's outputs (no-op outside GitHub Actions)
+            a.actions->set_outputs(app::detect_outputs(out.result));
         ctx.exit_code = core::exit_code_for(out.result.verdict);
     });
 }

@@ -36,9 +36,9 @@ void execute(InvestigateFlags& f, Context& ctx) {
     auto& o = f.o;
     if (ctx.adapters.protect_secret_env) // the benchmarks must not inherit the token
         ctx.adapters.protect_secret_env(o.token_env);
-    o.threshold = app::parse_threshold(f.threshold);
     auto& d = o.daily_runner;
     d = runner_config(f.runner);
+    o.threshold = app::relative_threshold(app::parse_threshold(f.threshold), d.direction);
     o.daily.commit_labels = commit_labels_flag(f.commit_labels, d.runtime, d.env_probe);
     o.hourly_options.exit_code_mode = d.exit_code_mode;
     if (d.benchmark.empty())
@@ -102,10 +102,15 @@ void execute(InvestigateFlags& f, Context& ctx) {
             if (!ctx.adapters.actions)
                 throw_usage("--comment: give --pr, --issue or --new-issue");
             const auto t = ctx.adapters.actions->event_target();
-            if (!t.number)
+            if (t.number)
+                req.number = t.number;
+            else if (app::reports_to_sticky_issue(t.event_name)) // the nightly job
+                req.new_issue_title = app::sticky_issue_title(d.metric);
+            else
                 throw_usage("--comment: no --pr, --issue or --new-issue, and " + t.why_none);
-            req.number = t.number;
         }
+        if (!req.number && req.labels.empty())
+            req.labels = {app::k_sticky_issue_label};
         o.comment = req;
     }
     const auto r = app::run_investigate(o, ctx.adapters);
@@ -126,8 +131,11 @@ void add_investigate(CLI::App& app, Context& ctx) {
     auto& d = o.daily_runner;
     cmd->add_option("--history", o.history, "History (file.jsonl, git:BRANCH, git+URL#BRANCH)")
         ->required();
-    cmd->add_option("--record", o.record_date, "Record this nightly date first (today's run)");
-    cmd->add_option("--threshold", f->threshold, "Relative change that counts (0.02 or 2%)")
+    cmd->add_option("--record", o.record_date,
+                    "Record this nightly date first: YYYY-MM-DD, or today (UTC)");
+    cmd->add_option("--threshold", f->threshold,
+                    "Change that counts: relative (0.02 or 2%) or a ratio of how much worse "
+                    "(150% or 1.5x)")
         ->capture_default_str();
     cmd->add_option("--from", o.from, "Sweep this date range instead of detect's window");
     cmd->add_option("--to", o.to, "End of that range");
@@ -190,8 +198,14 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option("--comment-repo", f->comment_repo, "OWNER/NAME (default $GITHUB_REPOSITORY)");
     cmd->add_option("--pr", f->pr, "Comment on this pull request");
     cmd->add_option("--issue", f->issue, "Comment on this issue");
-    cmd->add_option("--new-issue", f->new_issue, "Open (or reuse) an issue with this title");
-    cmd->add_option("--label", f->labels, "Label for --new-issue (repeatable)");
+    cmd->add_option("--new-issue", f->new_issue,
+                    "Keep one sticky issue with this title: opened on a regression, updated on "
+                    "the next ones (default on schedule, workflow_dispatch and push events: "
+                    "'perfsweep: METRIC regression')");
+    cmd->add_option("--label", f->labels,
+                    "Label of the sticky issue (repeatable; default perfsweep)");
+    cmd->add_flag("--close-on-recovery", o.close_on_recovery,
+                  "Close the sticky issue on a healthy night (default: only say so in it)");
     cmd->add_option("--token-env", o.token_env, "Variable holding the GitHub token")
         ->capture_default_str();
     add_runner_flags(cmd, r,
