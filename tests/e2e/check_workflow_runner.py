@@ -134,6 +134,15 @@ jobs:
         "name: w\non: push\npermissions: {}\njobs:\n  j:\n    runs-on: x\n    env:\n"
         "      X: ${{ runner.temp }}\n    steps:\n      - run: 'true'\n"))
     check(raises(lambda: job().run(bad, "j")) is not None, "runner in a job's env: fails like on GitHub")
+    remote = wr.check_workflows.plain(wr.check_workflows.load(
+        "name: w\non: push\npermissions: {}\njobs:\n  j:\n    runs-on: x\n    steps:\n"
+        "      - id: a\n        uses: acme/act@v1\n        with:\n          who: remote\n"))
+    check(raises(lambda: job().run(remote, "j")) is not None, "an unknown OWNER/NAME@REF is refused")
+    mapped = wr.Job({"workspace": ws, "repository": "acme/lbm"}, {"temp": temp}, dict(os.environ),
+                    lambda w: None, store, log=lambda s: None,
+                    actions={"acme/act@v1": os.path.join(ws, "act")})
+    _, steps = mapped.run(remote, "j")
+    check(steps["a"]["outputs"].get("greeting") == "hello remote", "OWNER/NAME@REF mapped to a directory")
 
 print("check_workflow_runner:", "failed" if failures else "ok", f"({len(failures)} failures)")
 sys.exit(1 if failures else 0)

@@ -276,10 +276,14 @@ def read_kv_file(path):
 class Job:
     """One job run. `github`: the github context; `checkout(step, with_, job)` stands in for
     actions/checkout; `cache_store`: a directory holding actions/cache entries (one folder per
-    key); `base_env`: the runner process environment (PATH, HOME, GITHUB_*)."""
+    key); `base_env`: the runner process environment (PATH, HOME, GITHUB_*); `actions`: what a
+    `uses: OWNER/NAME@REF` of a composite action resolves to (a local directory per exact ref),
+    as GitHub downloads the repository at REF."""
 
-    def __init__(self, github, runner, base_env, checkout, cache_store, secrets=None, log=print):
+    def __init__(self, github, runner, base_env, checkout, cache_store, secrets=None, log=print,
+                 actions=None):
         self.github, self.runner, self.base_env = github, runner, dict(base_env)
+        self.actions = dict(actions or {})
         self.checkout, self.cache_store, self.secrets = checkout, cache_store, secrets or {}
         self.log = log
         self.env = {}
@@ -379,6 +383,8 @@ class Job:
             return self.cache(with_)
         if ref.startswith("./"):
             return self.composite(os.path.join(self.github["workspace"], ref[2:]), with_)
+        if ref in self.actions:
+            return self.composite(self.actions[ref], with_)
         raise WorkflowError(f"uses: {ref}: no stand-in for this action")
 
     def cache(self, with_):
