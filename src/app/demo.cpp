@@ -1,5 +1,6 @@
 #include "app/demo.hpp"
 
+#include "app/options.hpp"
 #include "util/error.hpp"
 
 namespace perfsweep::app {
@@ -15,6 +16,45 @@ std::string quote_word(const std::string& word) {
     return out + "'";
 }
 
+OptionValues demo_investigate_values(const ports::DemoWorld& world, const std::string& dir) {
+    const std::string exe = quote_word(world.self_exe);
+    OptionValues v(*find_command_spec("investigate"));
+    v.set("history", dir + "/history.jsonl");
+    v.set("runtime", "none");
+    v.set("image", world.nightlies + "/{date}");
+    // Deterministic noise (from label and repeat): the offline demo must tell the same story on
+    // every machine and every run (with a fresh draw per run, detect on 8 history points missed
+    // the 7 % drop in about 1 demo of 40: see the closing note on small-n detection).
+    v.set("test", exe + " demo-bench measure --deterministic --nightly {image} --label {date} "
+                        "--repeat {repeat}");
+    v.set("metric", "MLUPS");
+    v.set("unit", "MLUPS");
+    v.set("benchmark", "MLUPS3d.py 256 200 (demo)");
+    v.set("logs", dir + "/logs");
+    v.set("timeout", "60s");
+    v.set("env-probe", "none");
+    v.set("commits-probe", "cat {image}/manifest.txt");
+    v.set("repeats", "3");
+    v.set("max-repeats", "12");
+    v.set("record", "2023-08-24"); // today's nightly
+    std::vector<std::string> repos;
+    for (const auto& [name, path] : world.repos)
+        repos.push_back(name + "=" + path);
+    v.set("repo", repos);
+    v.set("step", "1h");
+    v.set("hourly-repeats", "3");
+    v.set_flag("to-commit");
+    v.set("build", exe + " demo-bench build --compiler {path:compiler}");
+    v.set("hourly-test", exe + " demo-bench measure --deterministic --framework {path:framework} "
+                               "--compiler {path:compiler} --label {time} --repeat {repeat}");
+    v.set("state", dir + "/state");
+    v.set("output-dir", dir + "/report");
+    v.set("key", "demo");
+    v.set("threshold", "0.015"); // the earlier framework drop is 2 %: report it as a change point
+    v.check();
+    return v;
+}
+
 DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
     if (!a.demo_world)
         throw_infra("demo: this build has no demo world adapter");
@@ -28,26 +68,13 @@ DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
                   "/world");
     const auto world = a.demo_world->create(out.dir + "/world");
     const std::string dir = world.root.substr(0, world.root.size() - std::string("/world").size());
-    const std::string exe = quote_word(world.self_exe);
 
-    InvestigateOptions o;
-    o.history = dir + "/history.jsonl";
-    auto& d = o.daily_runner;
-    d.runtime = "none";
-    d.image = world.nightlies + "/{date}";
-    // Deterministic noise (from label and repeat): the offline demo must tell the same story on
-    // every machine and every run (with a fresh draw per run, detect on 8 history points missed
-    // the 7 % drop in about 1 demo of 40: see the closing note on small-n detection).
-    d.test_command = exe + " demo-bench measure --deterministic --nightly {image} --label {date} "
-                           "--repeat {repeat}";
-    d.metric = "MLUPS";
-    d.unit = "MLUPS";
-    d.benchmark = "MLUPS3d.py 256 200 (demo)";
-    d.logs_dir = dir + "/logs";
-    d.timeout_s = 60;
-    o.commits_probe = "cat {image}/manifest.txt";
-    o.daily.sweep.repeats = 3;
-    o.daily.sweep.max_repeats = 12;
+    // The demo's investigation, as the options a user would give `perfsweep investigate`:
+    // resolved by the same rules as the command line (app/options.cpp).
+    const auto values = demo_investigate_values(world, dir);
+    InvestigateOptions o = resolve_investigate(values, {}).options;
+    o.reproduce = "perfsweep demo --output-dir " + dir;
+    const auto& d = o.daily_runner;
 
     // The nightly job's earlier runs: 2023-08-15 .. 08-21 and 08-23 were recorded (the runner was
     // offline on the 22nd). They are real runs of the simulated benchmark, with their commits.
@@ -71,23 +98,6 @@ DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
     }
 
     // Today's nightly job: record 2023-08-24, then investigate.
-    o.record_date = "2023-08-24";
-    for (const auto& [name, path] : world.repos)
-        o.hourly_options.repos.push_back({name, path, "origin/main"});
-    o.hourly_options.step = 3600;
-    o.hourly_options.repeats = 3;
-    o.hourly_options.to_commit = true;
-    auto& h = o.hourly_runner;
-    h = d;
-    h.image.clear();
-    h.build_command = exe + " demo-bench build --compiler {path:compiler}";
-    h.test_command = exe + " demo-bench measure --deterministic --framework {path:framework} "
-                           "--compiler {path:compiler} --label {time} --repeat {repeat}";
-    o.state_dir = dir + "/state";
-    o.out_dir = dir + "/report";
-    o.key = "demo";
-    o.threshold = 0.015; // the earlier framework drop is 2 %: report it as a change point too
-    o.reproduce = "perfsweep demo --dir " + dir;
     out.investigate = run_investigate(o, a);
     return out;
 }

@@ -8,48 +8,6 @@
 
 namespace perfsweep::app {
 
-Threshold parse_threshold(const std::string& text) {
-    std::string t(util::trim(text));
-    const auto bad = [&text]() {
-        throw_usage(
-            "--threshold '" + text +
-            "': expected a relative change (0.02 or 2%, below 100 %) or a ratio of how much "
-            "worse, github-action-benchmark's form (150% or 1.5x: 1.5 times worse)");
-    };
-    Threshold out;
-    if (!t.empty() && (t.back() == 'x' || t.back() == 'X')) {
-        t.pop_back();
-        out.ratio = true;
-        const auto v = util::parse_double(util::trim(t));
-        if (!v || !(*v >= 1) || *v > 1e6)
-            bad();
-        out.value = *v;
-        return out;
-    }
-    double scale = 1;
-    const bool percent = !t.empty() && t.back() == '%';
-    if (percent) {
-        t.pop_back();
-        scale = 0.01;
-    }
-    const auto v = util::parse_double(util::trim(t));
-    if (!v || !(*v >= 0) || *v * scale > 1e6)
-        bad();
-    out.value = *v * scale;
-    if (out.value >= 1) {
-        if (!percent) // "1.5" alone is ambiguous: a 150 % change or 1.5 times worse
-            bad();
-        out.ratio = true;
-    }
-    return out;
-}
-
-double relative_threshold(const Threshold& t, core::Direction direction) {
-    if (!t.ratio)
-        return t.value;
-    return direction == core::Direction::higher_is_better ? 1 - 1 / t.value : t.value - 1;
-}
-
 std::map<std::string, std::string> detect_outputs(const core::DetectResult& result) {
     std::map<std::string, std::string> out;
     out["verdict"] = std::string(core::to_string(result.verdict));
@@ -74,8 +32,18 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         auto load = store->load();
         out.warnings = std::move(load.warnings);
         all = std::move(load.records);
-        if (all.empty() && !request.allow_empty)
-            throw_usage("detect: history '" + store->describe() + "' has no measurements");
+        if (all.empty() && !request.allow_empty) {
+            if (!request.empty_history_inconclusive)
+                throw_usage("detect: history '" + store->describe() + "' has no measurements");
+            out.result.benchmark = request.benchmark;
+            out.result.metric = request.metric;
+            out.result.direction = request.direction.value_or(core::Direction::higher_is_better);
+            out.result.threshold = request.options.threshold;
+            out.result.verdict = core::Verdict::inconclusive;
+            out.result.reason =
+                "history '" + store->describe() + "' has no measurements yet (missing or empty)";
+            return out;
+        }
     } else {
         core::ImportDefaults d;
         d.benchmark = request.benchmark;

@@ -2,6 +2,7 @@
 
 #include "app/run_point.hpp"
 #include "core/environment.hpp"
+#include "core/exit_policy.hpp"
 #include "core/range_verdict.hpp"
 #include "report/markdown.hpp"
 #include "util/error.hpp"
@@ -419,12 +420,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     if (a.actions) // last: the comment step adds comment-url and issue-action
         publish_outputs(*a.actions, res.outputs);
 
-    if (verdict == core::Verdict::regression)
-        res.exit_code = o.fail_on_regression ? exit_regression : exit_ok;
-    else if (verdict == core::Verdict::inconclusive)
-        res.exit_code = exit_inconclusive;
-    else
-        res.exit_code = exit_ok;
+    res.exit_code = core::investigate_exit_code(verdict, o.fail_on_regression);
     return res;
 }
 

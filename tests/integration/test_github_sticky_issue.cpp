@@ -327,7 +327,7 @@ TEST_CASE("investigate on schedule events keeps one sticky issue: opened, update
     REQUIRE_NODE(gh);
     test::TempDir dir;
     const auto demo = dir.file("d");
-    REQUIRE(test::run_perfsweep({"demo", "--dir", demo}).exit_code == 0);
+    REQUIRE(test::run_perfsweep({"demo", "--output-dir", demo}).exit_code == 0);
     const std::string exe = PERFSWEEP_EXE;
     const std::vector<std::string> pipeline{
         "investigate",
