@@ -113,7 +113,7 @@ for name in repeats max-runs; do
 done
 get timeout
 v=$REPLY
-[ -z "$v" ] || [[ "$v" =~ ^[0-9]+[smh]?$ ]] || die "input 'timeout' is '$v'; expected a duration like 600, 600s, 10m or 2h"
+[ -z "$v" ] || [[ "$v" =~ ^([0-9]+|([0-9]+[dhms])+)$ ]] || die "input 'timeout' is '$v'; expected a duration like 600, 600s, 10m, 2h or 1h30m"
 get check
 v=$REPLY
 [ -z "$v" ] || [ "$v" = metric ] || [ "$v" = exit-code ] || die "input 'check' is '$v'; expected metric or exit-code"
@@ -151,14 +151,14 @@ opt step --step
 opt state-dir --state
 opt narrow --narrow
 opt strategy --strategy
-opt check --mode
+opt check --check
 opt label --label
 opt date --date
-opt benchmark-output --output-file
+opt benchmark-output --benchmark-output
 opt output-dir --output-dir
 opt comment-key --key
 opt issue-title --new-issue
-lines issue-labels --label
+lines issue-labels --issue-label
 opt record --record
 [ -z "$threshold" ] || args+=("--threshold=$threshold")
 if [ "$mode" = investigate ]; then

@@ -9,6 +9,7 @@ the real `perfsweep run --runtime none` on a hostile template and label.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,19 +135,22 @@ def main():
                    "issue-title": "MLUPS fell; see `report`", "issue-labels": "perf\n  nightly gpu \n",
                    "close-issue-on-recovery": "true", "alert-threshold": "150%"})
         check(p.returncode == 0 and c.argv() == ["investigate", "--new-issue=MLUPS fell; see `report`",
-                                                 "--label=perf", "--label=nightly gpu", "--record=today",
+                                                 "--issue-label=perf", "--issue-label=nightly gpu", "--record=today",
                                                  "--threshold=150%", "--comment", "--close-on-recovery"],
               f"nightly argv {c.argv() if p.returncode == 0 else p.stderr!r}")
         for thr in ("1.5x", "0.05", "5%", "200%"):
             p = c.run({"mode": "detect", "alert-threshold": thr})
             check(p.returncode == 0 and c.argv() == ["detect", "--threshold=" + thr], f"threshold {thr}: {p.stderr!r}")
+        p = c.run({"mode": "investigate", "timeout": "1h30m"})
+        check(p.returncode == 0 and c.argv() == ["investigate", "--timeout=1h30m"],
+              f"timeout 1h30m: {p.stderr!r}")
         p = c.run({"mode": "investigate", "close-issue-on-recovery": "false", "record": "2024-02-29"})
         check(p.returncode == 0 and c.argv() == ["investigate", "--record=2024-02-29"],
               f"record date/close false argv {c.argv() if p.returncode == 0 else p.stderr!r}")
 
         # 2a. check: metric | exit-code becomes --mode (investigate and run only).
         p = c.run({"mode": "investigate", "check": "exit-code", "repeats": "6"})
-        check(p.returncode == 0 and c.argv() == ["investigate", "--repeats=6", "--mode=exit-code"],
+        check(p.returncode == 0 and c.argv() == ["investigate", "--repeats=6", "--check=exit-code"],
               f"check argv {c.argv() if p.returncode == 0 else p.stderr!r}")
 
         # 2b. --config is a main-app option (CLI11 2.1 reads config files there only): it comes
@@ -310,11 +314,41 @@ def main():
             print("check_action_wrapper: no perfsweep with a `run` subcommand given; the real-binary "
                   "check is skipped")
 
+        # 9. Every flag run.sh can pass to a mode is one that mode's `--help` lists under that
+        #    name (a flag renamed in perfsweep fails here, not in a user's nightly job).
+        if real:
+            for mode, flag in wrapper_flags():
+                # Only the option list: an old name, still accepted, is listed after "Old names".
+                helps.setdefault(mode, subprocess.run([real, mode, "--help"], capture_output=True,
+                                                      text=True).stdout.split("Old names")[0])
+                check(re.search(r"(^|[\s,])" + re.escape(flag) + r"\b(?!-)", helps[mode], re.M),
+                      f"run.sh passes {flag} to `perfsweep {mode}`, whose --help does not list it")
+
     print("check_action_wrapper:", "failed" if failures else "ok", f"({len(failures)} failures)")
     return 1 if failures else 0
 
 
 REAL_PERFSWEEP = ""
+helps = {}
+
+
+def wrapper_flags():
+    """(mode, flag) for every flag action/run.sh can pass: `opt INPUT --flag` and `lines INPUT
+    --flag` for each mode that accepts INPUT, and the literal flags it adds (threshold, the
+    investigate switches)."""
+    with open(os.path.join(ROOT, "action", "run.sh"), encoding="utf-8") as fh:
+        text = fh.read()
+    block = re.search(r"declare -A accepts=\((.*?)\n\)", text, re.S).group(1)
+    accepts = {m: set(v.split()) for m, v in re.findall(r"\[([a-z]+)\]=\"([^\"]*)\"", block)}
+    out = set()
+    for name, flag in re.findall(r"^(?:opt|lines) ([a-z-]+) (--[a-z-]+)", text, re.M):
+        if name == "config":
+            continue  # a main-app option, before the subcommand
+        out |= {(mode, flag) for mode, names in accepts.items() if name in names}
+    out |= {(mode, "--threshold") for mode, names in accepts.items() if "alert-threshold" in names}
+    invest = re.search(r'if \[ "\$mode" = investigate \]; then(.*?)\nfi', text, re.S).group(1)
+    out |= {("investigate", f) for f in re.findall(r'args\+=\("(--[a-z-]+)"\)', invest)}
+    return sorted(out)
 
 if __name__ == "__main__":
     if "--root" in sys.argv:

@@ -5,7 +5,11 @@
     of its "Inputs" and "Outputs" tables names them in backticks (several per row allowed);
   - every input action.yml declares reaches perfsweep: action/run.sh knows it (all_inputs) or it
     is one the build step reads (perfsweep-path, install-deps, cache, github-token);
-  - README.md and docs/*.md link only to files that exist.
+  - the "perfsweep flag" column of that inputs table names the flag action/run.sh passes for each
+    input ("same names" = --INPUT);
+  - README.md and docs/*.md link only to files that exist;
+  - README.md's quick-start workflow is examples/workflows/nightly.yml, byte for byte (the
+    end-to-end test tests/e2e/test_nightly_quickstart.py runs the README's copy).
 Usage: check_reference_docs.py [--root DIR]      --self-test: the checks catch planted mistakes
 """
 
@@ -72,6 +76,42 @@ def check_action_docs(action_yml, action_md, run_sh):
     return problems
 
 
+# Inputs run.sh turns into a fixed flag rather than `opt`/`lines`.
+LITERAL_FLAGS = {"alert-threshold": "--threshold", "fail-on-alert": "--fail-on-regression",
+                 "comment-on-alert": "--comment", "close-issue-on-recovery": "--close-on-recovery"}
+
+
+def input_rows(markdown):
+    """(inputs, flag column) of each row of the "Inputs" table."""
+    rows, in_section = [], False
+    for line in markdown.splitlines():
+        if re.match(r"^#{2,3} ", line):
+            in_section = line.lstrip("#").strip().lower() == "inputs"
+            continue
+        if in_section and line.startswith("|"):
+            cells = line.split("|")
+            if len(cells) > 3 and not set(cells[1].strip()) <= set("-: "):
+                rows.append((re.findall(r"`([^`]+)`", cells[1]), cells[2]))
+    return rows
+
+
+def check_flag_column(action_md, run_sh):
+    problems = []
+    flag_of = dict(re.findall(r"^(?:opt|lines) ([a-z-]+) (--[a-z-]+)", run_sh, re.M))
+    flag_of.update(LITERAL_FLAGS)
+    for names, column in input_rows(action_md):
+        mapped = [n for n in names if n in flag_of]
+        if not mapped:
+            continue
+        want = {flag_of[n] for n in mapped}
+        have = {"--" + n for n in mapped} if "same names" in column else \
+            set(re.findall(r"--[a-z][a-z-]*", column))
+        if have != want:
+            problems.append(f"docs/action.md: the inputs row of {', '.join(names)} names "
+                            f"{sorted(have)}, action/run.sh passes {sorted(want)}")
+    return problems
+
+
 def check_links(root):
     problems = []
     pages = [os.path.join(root, "README.md")] + [
@@ -90,6 +130,19 @@ def check_links(root):
     return problems
 
 
+def check_quickstart(readme, nightly):
+    m = re.search(r"^## Quick start[^\n]*\n(.*?)(?=^## |\Z)", readme, re.S | re.M)
+    if not m:
+        return ["README.md: no '## Quick start' section"]
+    y = re.search(r"^```yaml\n(.*?)^```", m.group(1), re.S | re.M)
+    if not y:
+        return ["README.md: the quick start holds no ```yaml block"]
+    if y.group(1) != nightly:
+        return ["README.md: the quick-start workflow differs from examples/workflows/nightly.yml "
+                "(copy the file into the README)"]
+    return []
+
+
 def self_test():
     yml = ("name: x\ndescription: y\ninputs:\n  mode:\n    description: m\n  metric:\n"
            "    description: m\noutputs:\n  verdict:\n    description: v\n    value: x\n")
@@ -100,9 +153,19 @@ def self_test():
     missing = check_action_docs(yml, md.replace("| `metric` | --metric |\n", ""), run)
     extra = check_action_docs(yml, md.replace("`verdict`", "`verdict`, `culprit`"), run)
     unmapped = check_action_docs(yml, md, "all_inputs=()\n")
+    flag_md = "## Inputs\n| input | flag |\n| --- | --- |\n| `check` | `--check` |\n| `a`, `b` | same names |\n"
+    flag_run = "opt check --check\nopt a --a\nlines b --b\n"
+    wf = "name: n\non: push\n"
+    readme = "# R\n## Quick start: x\ntext\n```yaml\n" + wf + "```\n## Commands\n"
     results = {"clean": ok, "missing input": len(missing) == 1 and "'metric'" in missing[0],
                "extra output": len(extra) == 1 and "'culprit'" in extra[0],
-               "unmapped input": len(unmapped) == 1 and "never reaches" in unmapped[0]}
+               "unmapped input": len(unmapped) == 1 and "never reaches" in unmapped[0],
+               "quick start as the file": check_quickstart(readme, wf) == [],
+               "quick start drifted": len(check_quickstart(readme, wf + "x: 1\n")) == 1,
+               "no quick start": len(check_quickstart("# R\n", wf)) == 1,
+               "flag column matches": check_flag_column(flag_md, flag_run) == [],
+               "renamed flag": len(check_flag_column(flag_md, flag_run.replace("--check", "--mode"))) == 1,
+               "same names that are not": len(check_flag_column(flag_md, flag_run.replace("--b", "--bee"))) == 1}
     for what, good in results.items():
         print(("ok  " if good else "FAIL") + " self-test: " + what)
     return 0 if all(results.values()) else 1
@@ -119,6 +182,7 @@ def main(argv):
             return fh.read()
 
     problems = check_action_docs(read("action.yml"), read("docs/action.md"), read("action/run.sh"))
+    problems += check_flag_column(read("docs/action.md"), read("action/run.sh"))
     problems += check_links(root)
     for p in problems:
         print(p)
