@@ -172,11 +172,4 @@ IssueRequestCommand resolve_issue_request(const OptionValues& v) {
     return c;
 }
 
-DemoCommand resolve_demo(const OptionValues& v) {
-    DemoCommand c;
-    c.options.dir = v.text("output-dir");
-    c.json = v.flag("json");
-    return c;
-}
-
 } // namespace perfsweep::app

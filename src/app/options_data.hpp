@@ -1,9 +1,9 @@
 #pragma once
 // Option resolution of the commands that read and write data and talk to GitHub (record, import,
-// detect, report, comment, plan, merge, issue-request, demo): see app/options.hpp.
+// detect, report, comment, plan, merge, issue-request): see app/options.hpp. The demo resolves
+// its own options next to it (app/demo/demo.hpp).
 
 #include "app/comment.hpp"
-#include "app/demo.hpp"
 #include "app/detect.hpp"
 #include "app/fanout.hpp"
 #include "app/import.hpp"
@@ -81,13 +81,5 @@ struct IssueRequestCommand {
 };
 /// Resolve `issue-request`.
 IssueRequestCommand resolve_issue_request(const OptionValues& values);
-
-/// `perfsweep demo`.
-struct DemoCommand {
-    DemoOptions options;
-    bool json = false;
-};
-/// Resolve `demo`.
-DemoCommand resolve_demo(const OptionValues& values);
 
 } // namespace perfsweep::app

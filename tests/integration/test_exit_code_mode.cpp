@@ -104,7 +104,7 @@ std::vector<std::string> make_repo(const std::string& repo, int slow, int crash)
 
 } // namespace
 
-TEST_CASE("daily --mode exit-code finds the day nightlies start crashing, 125 is skipped",
+TEST_CASE("daily --check exit-code finds the day nightlies start crashing, 125 is skipped",
           "[exitcode][daily]") {
     Nightlies n(R"({"crash_from":"2023-08-17","skip":["2023-08-16","2023-08-05"]})");
     auto r = run_perfsweep(n.daily("2023-08-01", "2023-08-28", {"--repeats", "1", "--json"}),
@@ -136,7 +136,7 @@ TEST_CASE("daily --mode exit-code finds the day nightlies start crashing, 125 is
     CHECK(t.out.find("step 5\n") == std::string::npos); // only the last lines
 }
 
-TEST_CASE("daily --mode exit-code finds a 30 % flaky failure with repeats and reports the rates",
+TEST_CASE("daily --check exit-code finds a 30 % flaky failure with repeats and reports the rates",
           "[exitcode][daily]") {
     Nightlies n(R"({"flaky_from":"2023-08-13","rate":0.3})");
     const auto state = n.dir.file("state");
@@ -170,7 +170,7 @@ TEST_CASE("daily --mode exit-code finds a 30 % flaky failure with repeats and re
     CHECK(t.out.find("failure rate rose from 0 % (0/") != std::string::npos);
 }
 
-TEST_CASE("daily --mode exit-code aborts on a status >= 128 and resumes from its state",
+TEST_CASE("daily --check exit-code aborts on a status >= 128 and resumes from its state",
           "[exitcode][daily]") {
     Nightlies n(R"({"crash_from":"2023-08-09","abort":["2023-08-10"]})");
     const auto state = n.dir.file("state");
@@ -199,7 +199,7 @@ TEST_CASE("daily --mode exit-code aborts on a status >= 128 and resumes from its
     CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-09");
 }
 
-TEST_CASE("hourly --mode exit-code narrows the commit stage to the commit that starts failing",
+TEST_CASE("hourly --check exit-code narrows the commit stage to the commit that starts failing",
           "[exitcode][hourly]") {
     TempDir dir("perfsweep-exitcode-hourly");
     const auto repo = dir.file("app");
@@ -316,7 +316,7 @@ TEST_CASE("git bisect run perfsweep probe finds the culprit commit", "[exitcode]
     (void)run_command({"git", "-C", repo, "bisect", "reset", "-q"});
 }
 
-TEST_CASE("run --mode exit-code records every repeat's exit status in the measurement",
+TEST_CASE("run --check exit-code records every repeat's exit status in the measurement",
           "[exitcode][run]") {
     TempDir dir("perfsweep-exitcode-run");
     const auto counter = dir.file("n");
@@ -412,7 +412,7 @@ TEST_CASE("the report of a 30 % flaky failure says how far the failure rate rose
     CHECK(md.out.find("**Nightly 2023-08-13** (exit status 1)") != std::string::npos);
 }
 
-TEST_CASE("hourly --mode exit-code: undecided window ends double their runs instead of reading a "
+TEST_CASE("hourly --check exit-code: undecided window ends double their runs instead of reading a "
           "flaky failure as no change",
           "[exitcode][hourly]") {
     TempDir dir("perfsweep-exitcode-flaky");

@@ -1,4 +1,4 @@
-#include "app/demo_bench.hpp"
+#include "app/demo/bench.hpp"
 #include "cli/context.hpp"
 #include "util/error.hpp"
 

@@ -1,5 +1,4 @@
-#include "app/demo.hpp"
-#include "app/options_data.hpp"
+#include "app/demo/demo.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
 

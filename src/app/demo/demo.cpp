@@ -1,4 +1,4 @@
-#include "app/demo.hpp"
+#include "app/demo/demo.hpp"
 
 #include "app/options.hpp"
 #include "util/error.hpp"
@@ -14,6 +14,13 @@ std::string quote_word(const std::string& word) {
             out += c;
     }
     return out + "'";
+}
+
+DemoCommand resolve_demo(const OptionValues& v) {
+    DemoCommand c;
+    c.options.dir = v.text("output-dir");
+    c.json = v.flag("json");
+    return c;
 }
 
 OptionValues demo_investigate_values(const ports::DemoWorld& world, const std::string& dir) {

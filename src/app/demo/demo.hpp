@@ -26,6 +26,15 @@ struct DemoResult {
 /// the whole investigation on today's nightly.
 DemoResult run_demo(const DemoOptions& options, ports::Adapters& adapters);
 
+/// `perfsweep demo`.
+struct DemoCommand {
+    DemoOptions options;
+    bool json = false;
+};
+
+/// Resolve `demo`'s options.
+DemoCommand resolve_demo(const OptionValues& values);
+
 /// The demo's investigation as `perfsweep investigate` options (checked): what a user would
 /// type to run the same pipeline on the world in `dir`. run_demo resolves them with
 /// resolve_investigate, exactly as the command line is resolved.
