@@ -41,6 +41,25 @@ std::map<std::string, std::string> point_commits(const core::DailyResult& d, std
                                      : std::map<std::string, std::string>{};
 }
 
+// The UTC calendar date of `clock`'s now, "YYYY-MM-DD".
+std::string today_utc(ports::Clock& clock) {
+    const auto days = static_cast<std::int64_t>(std::floor(clock.now() / 86400.0));
+    return util::format_date(util::civil_from_days(days));
+}
+
+NightState night_state(core::Verdict v) {
+    switch (v) {
+    case core::Verdict::regression:
+        return NightState::regression;
+    case core::Verdict::improvement:
+    case core::Verdict::no_regression:
+        return NightState::healthy;
+    case core::Verdict::inconclusive:
+        break;
+    }
+    return NightState::undecided;
+}
+
 } // namespace
 
 InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& a) {
@@ -99,11 +118,13 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
 
     // 1. Today's point (as the nightly job records it), with its build's commits.
     if (!o.record_date.empty()) {
-        if (!util::parse_date(o.record_date))
-            throw_usage("--record '" + o.record_date + "': expected a date YYYY-MM-DD");
-        progress.line("== record: nightly " + o.record_date + " into " + history->describe());
+        const std::string record_date =
+            o.record_date == "today" ? today_utc(*a.clock) : o.record_date;
+        if (!util::parse_date(record_date))
+            throw_usage("--record '" + o.record_date + "': expected a date YYYY-MM-DD or today");
+        progress.line("== record: nightly " + record_date + " into " + history->describe());
         daily_runners();
-        auto d = daily_options(o.record_date, o.record_date, "record-" + o.record_date);
+        auto d = daily_options(record_date, record_date, "record-" + record_date);
         d.sweep.strategy = core::SweepStrategy::exhaustive;
         run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec);
     }
@@ -329,7 +350,6 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             res.outputs["culprit"] = h.culprit->repo + "@" + h.culprit->commit.sha;
     }
     if (a.actions) {
-        publish_outputs(*a.actions, res.outputs);
         append_summary(*a.actions, res.markdown);
         if (verdict == core::Verdict::regression)
             annotate(*a.actions, "error", "perfsweep: " + done.detect.metric + " regression",
@@ -337,7 +357,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         else if (verdict == core::Verdict::inconclusive)
             annotate(*a.actions, "warning", "perfsweep: inconclusive", reason);
     }
-    if (o.comment && verdict == core::Verdict::regression) {
+    if (o.comment && o.comment->number && verdict == core::Verdict::regression) {
         if (!a.open_code_host)
             throw_infra("investigate: no code host adapter in this build");
         auto host = a.open_code_host(o.token_env);
@@ -347,7 +367,34 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         const auto posted = post_sticky_comment(*host, req);
         progress.line("comment " + posted.action + ": " + posted.url);
         res.outputs["comment-url"] = posted.url;
+    } else if (o.comment && !o.comment->number) {
+        // The scheduled job's sticky issue: every night decides, a quiet one costs one lookup.
+        const NightState night = night_state(verdict);
+        if (night != NightState::undecided) {
+            if (!a.open_code_host)
+                throw_infra("investigate: no code host adapter in this build");
+            auto host = a.open_code_host(o.token_env);
+            StickyIssueRequest req;
+            req.repo = o.comment->repo;
+            req.key = o.key;
+            req.title = o.comment->new_issue_title;
+            req.labels = o.comment->labels;
+            req.close_on_recovery = o.close_on_recovery;
+            const std::string metric = det.metric.empty() ? o.daily_runner.metric : det.metric;
+            if (res.outputs.count("last-good") && res.outputs.count("first-bad"))
+                req.regression_id =
+                    metric + " " + res.outputs["last-good"] + ".." + res.outputs["first-bad"];
+            const std::string note =
+                "**Recovered** (perfsweep, " + today_utc(*a.clock) + "): " + res.summary;
+            const auto r = update_sticky_issue(*host, req, night, res.markdown, note);
+            progress.line("issue " + r.action + (r.url.empty() ? "" : ": " + r.url));
+            if (!r.url.empty())
+                res.outputs["comment-url"] = r.url;
+            res.outputs["issue-action"] = r.action;
+        }
     }
+    if (a.actions) // last: the comment step adds comment-url and issue-action
+        publish_outputs(*a.actions, res.outputs);
 
     res.exit_code = core::investigate_exit_code(verdict, o.fail_on_regression);
     return res;

@@ -17,6 +17,8 @@ void run_detect(const app::OptionValues& values, Context& ctx) {
         write_json(report::render_json(out.result));
     else
         write_inert(report::render_detect_text(out.result));
+    if (a.actions) // the action's outputs (no-op outside GitHub Actions)
+        a.actions->set_outputs(app::detect_outputs(out.result));
     ctx.exit_code = core::exit_code_for(out.result.verdict);
 }
 
