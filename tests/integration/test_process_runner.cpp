@@ -1,7 +1,9 @@
+#include "adapters/process/containment.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "app/run_point.hpp"
+#include "support/child_exec.hpp"
 #include "support/env_guard.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
@@ -9,9 +11,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -399,4 +405,85 @@ TEST_CASE("the measuring loop runs over a runtime strategy of the caller's choic
     CHECK(m[0].image == "img-2023-08-24");
     CHECK(rt->prepared == std::vector<std::string>{"img-2023-08-24"});
     CHECK_THAT(test::read_file(m[0].log), Catch::Contains("runtime=custom image=img-2023-08-24"));
+}
+
+TEST_CASE("cgroup v2 location from mountinfo and /proc/self/cgroup", "[runner][cgroup]") {
+    using adapters::locate_cgroup2;
+    const std::string hybrid =
+        "31 30 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+        "40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n";
+    CHECK(locate_cgroup2(hybrid, "4:memory:/x\n0::/\n").dir == "/sys/fs/cgroup/unified");
+    const std::string unified =
+        "25 1 0:22 / /sys/fs/cgroup rw,nosuid shared:9 - cgroup2 cgroup2 rw,nsdelegate\n";
+    CHECK(locate_cgroup2(unified, "0::/system.slice/runner.service\n").dir ==
+          "/sys/fs/cgroup/system.slice/runner.service");
+    // A container's cgroup namespace mounts its own part of the tree at the root.
+    const std::string ns = "700 600 0:30 /docker/abc /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n";
+    CHECK(locate_cgroup2(ns, "0::/docker/abc/sub\n").dir == "/sys/fs/cgroup/sub");
+    const auto v1 =
+        locate_cgroup2("31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", "4:cpu:/\n");
+    CHECK(v1.dir.empty());
+    CHECK_THAT(v1.why_not, Catch::Contains("no cgroup v2"));
+    const auto none = locate_cgroup2(hybrid.substr(0, hybrid.find('\n') + 1), "0::/a\n");
+    CHECK(none.dir.empty());
+    CHECK_THAT(none.why_not, Catch::Contains("no cgroup2 mount"));
+}
+
+TEST_CASE("a process that leaves the group and clears its environment dies with a timed-out run "
+          "where cgroups are usable",
+          "[runner][none][cgroup]") {
+    const auto where = adapters::containment();
+    Fixture f;
+    const auto pidfile = f.dir.file("escaped.pid");
+    const auto s =
+        f.script("escape.sh", "setsid env -i sh -c 'trap \"\" TERM; echo $$ > " + pidfile +
+                                  "; exec sleep 300' &\n"
+                                  "echo \"cgroup=$PERFSWEEP_CGROUP\"\n"
+                                  "sleep 300\n");
+    auto c = f.config("bash " + s);
+    c.timeout_s = 1;
+    c.grace_s = 0.2;
+    auto m = f.run(c);
+    CHECK(m.status == core::Status::timeout);
+    for (int i = 0; i < 200 && test::read_file(pidfile).empty(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const long escaped = std::stol(test::read_file(pidfile));
+    const auto log = test::read_file(m.log);
+    if (where.cgroup_base.empty()) {
+        // The fallback: the group and the cookie cannot reach it. Said, and cleaned up here.
+        CHECK_THAT(log, Catch::Contains("cgroup=\n"));
+        WARN("SKIPPED (no usable cgroup v2 here: " << where.why_not << ")");
+        ::kill(static_cast<pid_t>(escaped), SIGKILL);
+        return;
+    }
+    CHECK_THAT(log, Catch::Contains("cgroup=" + where.cgroup_base + "/perfsweep-"));
+    for (int i = 0; i < 100 && !process_gone(escaped); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(process_gone(escaped));
+    if (!process_gone(escaped))
+        ::kill(static_cast<pid_t>(escaped), SIGKILL);
+}
+
+TEST_CASE("PERFSWEEP_CGROUPS=off falls back to the process group and the cookie, and says so",
+          "[runner][none][cgroup]") {
+    // One spawn: the setting is read once per process. (With cgroups on, the test above checks
+    // PERFSWEEP_CGROUP in the run's environment in this process.)
+    test::TempDir dir{"perfsweep-cgroups-off"};
+    const auto logs = dir.file("logs");
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        ::setenv("PERFSWEEP_CGROUPS", "off", 1);
+        test::exec_perfsweep({"run", "--runtime", "none", "--env-probe", "none", "--label", "off",
+                              "--test", "sh -c 'echo cgroup=$PERFSWEEP_CGROUP; echo MLUPS: 1'",
+                              "--logs", logs});
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK_THAT(test::read_file(logs + "/off/run-1.log"), Catch::StartsWith("cgroup=\n"));
 }

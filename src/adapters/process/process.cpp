@@ -1,5 +1,6 @@
 #include "adapters/process/process.hpp"
 
+#include "adapters/process/containment.hpp"
 #include "adapters/process/secrets.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -22,8 +24,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <mutex>
-#include <set>
 #include <thread>
 
 extern char** environ;
@@ -37,7 +37,15 @@ std::array<std::atomic<pid_t>, k_slots> g_groups{};
 std::atomic<int> g_interrupted{0};
 
 extern "C" void on_interrupt(int sig) {
-    if (g_interrupted.exchange(sig) != 0) { // a second Ctrl-C: stop now, without cleanup
+    if (g_interrupted.exchange(sig) != 0) {
+        // A second Ctrl-C: stop now. Running groups get SIGKILL first (a benchmark that ignores
+        // the SIGTERM of the first one must not outlive us); the guard ends the rest (escaped
+        // processes, cgroups, containers) when this process is gone.
+        for (auto& slot : g_groups) {
+            const pid_t p = slot.load();
+            if (p > 0)
+                ::kill(-p, SIGKILL);
+        }
         ::signal(sig, SIG_DFL);
         ::raise(sig);
         return;
@@ -60,8 +68,8 @@ int register_group(pid_t pid) {
 
 // Every child gets a unique cookie in its environment (as Jenkins' process-tree killer does with
 // BUILD_ID): a descendant that left the process group (setsid, a double-forked daemon) still
-// inherits it, so a /proc scan finds it when the run must die (timeout, interruption). Nested
-// perfsweep runs append their own cookie to the list.
+// inherits it, so a /proc scan finds it when the run must die (timeout, interruption, perfsweep
+// killed). Nested perfsweep runs append their own cookie to the list.
 constexpr const char* k_cookie_name = "PERFSWEEP_RUN_COOKIE";
 std::atomic<unsigned long> g_cookie_counter{0};
 
@@ -70,49 +78,12 @@ std::string new_cookie() {
            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
-// Processes (other than this one) whose environment's cookie list holds `cookie`.
-std::vector<pid_t> cookie_holders(const std::string& cookie) {
-    std::vector<pid_t> out;
-    const std::string prefix = std::string(k_cookie_name) + "=";
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
-         it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
-            continue;
-        const pid_t pid = static_cast<pid_t>(std::stol(name));
-        if (pid == ::getpid())
-            continue;
-        std::ifstream in(it->path() / "environ", std::ios::binary);
-        if (!in) // gone, or another user's process
-            continue;
-        std::string entry;
-        while (std::getline(in, entry, '\0')) {
-            if (entry.compare(0, prefix.size(), prefix) != 0)
-                continue;
-            for (const auto& c : util::split(entry.substr(prefix.size()), ','))
-                if (c == cookie)
-                    out.push_back(pid);
-            break;
-        }
-    }
-    return out;
-}
-
-// Send `sig` to every holder of `cookie`; true when there was one.
-bool signal_cookie_holders(const std::string& cookie, int sig) {
-    const auto pids = cookie_holders(cookie);
-    for (pid_t p : pids)
-        ::kill(p, sig);
-    return !pids.empty();
-}
-
 void unregister_group(int slot) {
     if (slot >= 0)
         g_groups[static_cast<size_t>(slot)].store(0);
 }
 
-std::string find_program(const std::string& name, const std::string& path_var) {
+std::string find_program_on(const std::string& name, const std::string& path_var) {
     if (name.find('/') != std::string::npos)
         return name;
     size_t start = 0;
@@ -160,11 +131,27 @@ ProcessResult run_process(const ProcessSpec& spec) {
         auto& list = env[k_cookie_name];
         list = list.empty() ? cookie : list + "," + cookie;
     }
-    const std::string program = find_program(spec.argv[0], env.count("PATH") ? env["PATH"] : "");
+    const std::string path_var = env.count("PATH") ? env["PATH"] : "";
+    const std::string program = find_program_on(spec.argv[0], path_var);
     if (program.empty()) {
         r.error = "'" + spec.argv[0] + "' not found on PATH";
         return r;
     }
+    std::vector<std::string> cleanup = spec.cleanup;
+    if (!cleanup.empty()) {
+        cleanup[0] = find_program_on(cleanup[0], path_var);
+        if (cleanup[0].empty())
+            cleanup.clear();
+        else
+            cleanup[0] = std::filesystem::absolute(cleanup[0]).string();
+    }
+    // Recorded before the child exists: whatever kills perfsweep from now on, the guard (or the
+    // next perfsweep) finds this run.
+    RunContainment run(cookie, cleanup);
+    if (!run.cgroup().empty())
+        env["PERFSWEEP_CGROUP"] = run.cgroup();
+    else
+        env.erase("PERFSWEEP_CGROUP");
     std::vector<std::string> env_strings;
     for (const auto& [k, v] : env)
         env_strings.push_back(k + "=" + v);
@@ -192,7 +179,9 @@ ProcessResult run_process(const ProcessSpec& spec) {
             ::close(null_fd);
         return r;
     }
+    const int join_fd = run.join_fd();
     const char* workdir = spec.workdir.empty() ? nullptr : spec.workdir.c_str();
+    const pid_t parent = ::getpid();
     pid_t pid = ::fork();
     if (pid < 0) {
         r.error = std::string("fork failed: ") + std::strerror(errno);
@@ -203,6 +192,21 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (pid == 0) {
         // Child: async-signal-safe calls only.
         ::setpgid(0, 0);
+        // Dies with perfsweep (SIGKILL when the thread that started it is gone).
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        if (::getppid() != parent)
+            ::_exit(127);
+        if (join_fd >= 0 && ::write(join_fd, "0", 1) != 1) {
+            int code[2] = {2, errno};
+            ssize_t ignored = ::write(err_pipe[1], code, sizeof code);
+            (void)ignored;
+            for (char** e = envp.data(); *e; ++e) // it runs without a cgroup: say so
+                if (std::strncmp(*e, "PERFSWEEP_CGROUP=", 17) == 0) {
+                    for (char** m = e; *m; ++m)
+                        m[0] = m[1];
+                    break;
+                }
+        }
         struct sigaction dfl {};
         dfl.sa_handler = SIG_DFL;
         ::sigaction(SIGINT, &dfl, nullptr);
@@ -228,17 +232,25 @@ ProcessResult run_process(const ProcessSpec& spec) {
     const int slot = spec.ignore_interrupt ? -1 : register_group(pid);
     for (int fd : {log_fd, null_fd, err_pipe[1]})
         ::close(fd);
-    int code[2] = {0, 0};
-    ssize_t n;
-    do
-        n = ::read(err_pipe[0], code, sizeof code);
-    while (n < 0 && errno == EINTR);
-    ::close(err_pipe[0]);
-    r.started = n <= 0;
-    if (!r.started)
+    r.started = true;
+    for (;;) { // records until exec closes the pipe: {2, errno} cgroup, {0|1, errno} no exec
+        int code[2] = {0, 0};
+        ssize_t n;
+        do
+            n = ::read(err_pipe[0], code, sizeof code);
+        while (n < 0 && errno == EINTR);
+        if (n != static_cast<ssize_t>(sizeof code))
+            break;
+        if (code[0] == 2) {
+            run.join_failed(code[1]);
+            continue;
+        }
+        r.started = false;
         r.error = code[0] == 1 ? "cannot enter working directory '" + spec.workdir +
                                      "': " + std::strerror(code[1])
                                : "cannot execute '" + program + "': " + std::strerror(code[1]);
+    }
+    ::close(err_pipe[0]);
 
     // Wait without reaping (WNOWAIT keeps the pid, hence the group id, reserved), killing the
     // group on timeout or interruption.
@@ -266,12 +278,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
             r.interrupted = !spec.ignore_interrupt && g_interrupted.load() != 0;
             r.timed_out = !r.interrupted;
             ::kill(-pid, SIGTERM);
-            signal_cookie_holders(cookie, SIGTERM); // those that left the group too
+            run.signal_all(SIGTERM); // those that left the group too
             term_sent = true;
             term_at = el;
         } else if (term_sent && el - term_at > spec.grace_s) {
             ::kill(-pid, SIGKILL);
-            signal_cookie_holders(cookie, SIGKILL);
+            run.signal_all(SIGKILL);
         }
         if (pidfd >= 0) {
             pollfd pfd{pidfd, POLLIN, 0};
@@ -288,11 +300,13 @@ ProcessResult run_process(const ProcessSpec& spec) {
     // interrupted (the caller must clean up, e.g. remove the run's container).
     if (!spec.ignore_interrupt && g_interrupted.load() != 0 && !r.timed_out)
         r.interrupted = true;
-    // A run that had to die (timeout, interruption) takes its escaped descendants with it; a run
-    // that ended by itself keeps them (a build tool's server, e.g. Bazel's, may serve the next).
+    // A run that had to die (timeout, interruption) takes its escaped descendants with it (its
+    // cgroup, its cookie holders); a run that ended by itself keeps them (a build tool's server,
+    // e.g. Bazel's, may serve the next).
     if (term_sent || r.interrupted)
-        for (int round = 0; round < 5 && signal_cookie_holders(cookie, SIGKILL); ++round)
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        run.kill_all(1.0);
+    else
+        run.release();
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -303,6 +317,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
     else if (WIFSIGNALED(status))
         r.signal = WTERMSIG(status);
     return r;
+}
+
+std::string find_executable(const std::string& name, const std::string& path_var) {
+    return find_program_on(name, path_var);
 }
 
 Captured capture_process(ProcessSpec spec) {

@@ -1,6 +1,7 @@
 #pragma once
-// Child processes without a shell: own process group, log file, timeout with SIGTERM then SIGKILL
-// to the whole group, exit code or signal recorded.
+// Child processes without a shell: own process group (and cgroup where one can be made), log
+// file, timeout with SIGTERM then SIGKILL to the whole group, exit code or signal recorded; a
+// child dies with perfsweep (adapters/process/containment).
 
 #include "adapters/process/secrets.hpp" // callers mask what children print
 
@@ -20,6 +21,9 @@ struct ProcessSpec {
     double timeout_s = 0;                   ///< 0: no limit
     double grace_s = 5;                     ///< SIGTERM → SIGKILL delay after a timeout
     bool ignore_interrupt = false;          ///< keep running after SIGINT (cleanup commands)
+    /// Removes what the run starts outside this machine's process tree (e.g. `docker rm -f
+    /// NAME`); run by the guard or the next perfsweep if perfsweep dies while the run is going.
+    std::vector<std::string> cleanup;
 };
 
 /// How a child ended.
@@ -33,8 +37,10 @@ struct ProcessResult {
     double elapsed_s = 0;     ///< wall time
 };
 
-/// Run `spec` to completion. The child leads its own process group; when it ends (or times out)
-/// every process left in that group is killed, so no helper it spawned survives it.
+/// Run `spec` to completion. The child leads its own process group (and its own cgroup v2 where
+/// perfsweep may make one); when it ends (or times out) every process left in that group is
+/// killed, so no helper it spawned survives it. If perfsweep dies, the child dies too
+/// (parent-death signal, guard).
 ProcessResult run_process(const ProcessSpec& spec);
 
 /// A finished child and everything it printed (stdout and stderr interleaved).
@@ -46,12 +52,17 @@ struct Captured {
 /// Run `spec` (its log_path is ignored) and return its output; for short helper commands.
 Captured capture_process(ProcessSpec spec);
 
+/// `name` looked up on `path_var` (':'-separated) like execvp does; "" when not found. A name
+/// with a '/' is returned as is.
+std::string find_executable(const std::string& name, const std::string& path_var);
+
 /// "exit code 3", "killed by signal 11 (SIGSEGV)", "timed out after 30s", ...
 std::string describe(const ProcessResult& r, double timeout_s);
 
 /// Install (once) SIGINT/SIGTERM handlers: the first signal forwards SIGTERM to every running
 /// child group and makes `interrupted()` true, so callers can clean up (remove containers) before
-/// exiting; a second one terminates at once.
+/// exiting; a second one SIGKILLs every running group and terminates at once (the guard then ends
+/// what is left: escaped processes, cgroups, containers).
 void install_interrupt_handlers();
 
 /// The signal perfsweep received (SIGINT/SIGTERM), 0 if none.

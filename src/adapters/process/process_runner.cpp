@@ -1,5 +1,6 @@
 #include "adapters/process/process_runner.hpp"
 
+#include "adapters/process/containment.hpp"
 #include "adapters/process/env_probe.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/worker_pool.hpp"
@@ -91,6 +92,20 @@ ProcessRunner::~ProcessRunner() = default;
 
 void ProcessRunner::configure() {
     install_interrupt_handlers(); // Ctrl-C must stop benchmarks and remove containers first
+    // Before anything is measured: what runs of a killed perfsweep left running (its guard was
+    // killed too) must not share the machine with ours.
+    const auto left = end_orphaned_runs();
+    if (left.runs > 0) {
+        m_progress.line(
+            "ended what " + std::to_string(left.runs) +
+            " run(s) of a killed perfsweep left behind: " + std::to_string(left.processes) +
+            " process(es), " + std::to_string(left.cleanups) + " cleanup command(s)");
+        for (const auto& d : left.details)
+            m_progress.line("  " + d);
+    }
+    if (left.waited_s > 0)
+        m_progress.line("waited " + util::format_duration(left.waited_s) +
+                        " for the guard of a killed perfsweep to end its runs");
     if (m_cfg.test_command.empty())
         throw_usage("--test is required: the benchmark command, e.g. 'python3 bench.py'");
     m_test = core::parse_command(m_cfg.test_command, "--test");
