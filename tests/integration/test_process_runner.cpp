@@ -67,6 +67,20 @@ bool process_gone(long pid) {
     return close != std::string::npos && content.size() > close + 2 && content[close + 2] == 'Z';
 }
 
+/// Field 22 of /proc/PID/stat (start time in clock ticks after boot).
+std::string start_time(pid_t pid) {
+    const auto stat = test::read_file("/proc/" + std::to_string(pid) + "/stat");
+    std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+    std::string field;
+    for (int i = 3; i <= 22; ++i)
+        rest >> field;
+    return field;
+}
+
+std::string fs_read_link(const std::string& path) {
+    return std::filesystem::read_symlink(path).string();
+}
+
 } // namespace
 
 TEST_CASE("runtime none reads coloured, repeated and scientific metrics", "[runner][none]") {
@@ -486,4 +500,65 @@ TEST_CASE("PERFSWEEP_CGROUPS=off falls back to the process group and the cookie,
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
     CHECK_THAT(test::read_file(logs + "/off/run-1.log"), Catch::StartsWith("cgroup=\n"));
+}
+
+TEST_CASE(
+    "a run claimed by a process that died mid-way is ended by the next scan, a zombie is dead",
+    "[runner][containment]") {
+    // A perfsweep and its guard killed together: the guard may have claimed the run (renamed its
+    // registry entry) before it died, and in a container whose init does not reap, it is a
+    // zombie. The next perfsweep must treat it as dead and end the run itself.
+    const auto where = adapters::containment();
+    REQUIRE_FALSE(where.registry.empty());
+    const std::string cookie = "claim-test-" + std::to_string(::getpid());
+    const pid_t run = ::fork(); // the run: sleeps with the cookie in its environment
+    REQUIRE(run >= 0);
+    if (run == 0) {
+        ::setenv("PERFSWEEP_RUN_COOKIE", cookie.c_str(), 1);
+        ::execlp("sleep", "sleep", "300", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    const pid_t owner = ::fork(); // its perfsweep: gone (exited and reaped)
+    REQUIRE(owner >= 0);
+    if (owner == 0)
+        ::_exit(0);
+    const auto owner_start = start_time(owner);
+    ::waitpid(owner, nullptr, 0);
+    const pid_t claimer = ::fork(); // its guard: a zombie (exited, not reaped yet)
+    REQUIRE(claimer >= 0);
+    if (claimer == 0)
+        ::_exit(0);
+    const auto claimer_start = start_time(claimer);
+    for (int i = 0; i < 100 && !process_gone(claimer); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::string boot = test::read_file("/proc/sys/kernel/random/boot_id");
+    boot = boot.substr(0, boot.find('\n')) + "@" + fs_read_link("/proc/self/ns/pid");
+    const std::string id = std::to_string(owner) + "-" + owner_start + "-1";
+    const std::string entry = std::string("perfsweep-run-1") + '\0' + boot + '\0' +
+                              std::to_string(owner) + '\0' + owner_start + '\0' + cookie + '\0' +
+                              "" + '\0';
+    const std::string claimed = where.registry + "/.claimed-" + std::to_string(claimer) + "-" +
+                                claimer_start + "-run-" + id;
+    std::ofstream(claimed, std::ios::binary) << entry;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto report = adapters::end_orphaned_runs();
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ::waitpid(claimer, nullptr, 0);
+    CHECK(report.runs >= 1);
+    CHECK(took < 10);
+    CHECK_FALSE(std::filesystem::exists(claimed));
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < 200 && !ended; ++i) {
+        ended = ::waitpid(run, &status, WNOHANG) == run;
+        if (!ended)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(ended);
+    if (!ended) {
+        ::kill(run, SIGKILL);
+        ::waitpid(run, &status, 0);
+    } else
+        CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
 }

@@ -138,8 +138,9 @@ bool parse_ull(const char*& p, unsigned long long& v) {
     return true;
 }
 
-/// Start time (clock ticks after boot, /proc/PID/stat field 22) of process `pid`.
-bool process_start(long pid, unsigned long long& start) {
+/// Start time (clock ticks after boot, /proc/PID/stat field 22) of process `pid`; `state` gets
+/// its state letter (field 3; 'Z': a zombie, dead but not reaped).
+bool process_start(long pid, unsigned long long& start, char* state = nullptr) {
     char path[64];
     Text(path, sizeof path).add("/proc/").num(static_cast<unsigned long long>(pid)).add("/stat");
     char buf[1024];
@@ -152,6 +153,8 @@ bool process_start(long pid, unsigned long long& start) {
     if (!close)
         return false;
     const char* p = close + 1;
+    if (state != nullptr)
+        *state = p[0] == ' ' ? p[1] : '\0';
     for (int field = 3; field < 22; ++field) { // skip fields 3..21 after "pid (comm)"
         while (*p == ' ')
             ++p;
@@ -215,7 +218,9 @@ bool owner_alive(const OwnerId& o) {
     if (!same_part(here, o.boot, false))
         return true;
     unsigned long long start = 0;
-    return process_start(o.pid, start) && start == o.start;
+    char state = '\0';
+    // A zombie is dead: a killed perfsweep (or guard) whose parent does not reap it stays one.
+    return process_start(o.pid, start, &state) && start == o.start && state != 'Z' && state != 'X';
 }
 
 struct Dirent64 {
@@ -948,10 +953,9 @@ LeftoverReport end_orphaned_runs() {
         return rep;
     static std::mutex scan_mutex; // one scan at a time in this process
     std::lock_guard<std::mutex> lock(scan_mutex);
-    end_runs(registry.c_str(), select_dead, nullptr, g_state.self, collect, &rep);
-    // Runs a live process is ending right now (the guard of a perfsweep that just died): they may
-    // still be running, so wait until they are gone (the guard's cleanup commands take at most
-    // 120 s each).
+    // Runs a live process is ending right now (the guard of a perfsweep that just died) may still
+    // be running, so wait until they are gone (the guard's cleanup commands take at most 120 s
+    // each), scanning again meanwhile: a claimer that dies mid-way leaves its claim to us.
     const auto t0 = std::chrono::steady_clock::now();
     auto ending_elsewhere = [&] {
         std::error_code ec;
@@ -973,8 +977,13 @@ LeftoverReport end_orphaned_runs() {
         }
         return false;
     };
-    while (ending_elsewhere() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(150))
+    for (;;) {
+        end_runs(registry.c_str(), select_dead, nullptr, g_state.self, collect, &rep);
+        if (!ending_elsewhere() ||
+            std::chrono::steady_clock::now() - t0 > std::chrono::seconds(150))
+            break;
         sleep_ms(20);
+    }
     rep.waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (rep.waited_s < 0.05)
         rep.waited_s = 0;
