@@ -13,11 +13,13 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -419,6 +421,66 @@ TEST_CASE("the measuring loop runs over a runtime strategy of the caller's choic
     CHECK(m[0].image == "img-2023-08-24");
     CHECK(rt->prepared == std::vector<std::string>{"img-2023-08-24"});
     CHECK_THAT(test::read_file(m[0].log), Catch::Contains("runtime=custom image=img-2023-08-24"));
+}
+
+TEST_CASE("memory does not grow with the benchmark's output", "[runner][none][output]") {
+    // The real binary twice: a benchmark printing one line, and one printing 40 MiB on one line,
+    // 100,000 lines of noise, then the metric. Their peak RSS (the child's ru_maxrss, which covers
+    // its reaped children: sh, head, tr, yes) differs by far less than the output: perfsweep
+    // keeps none of it. Before streaming it held the whole log at least twice (+80 MiB here).
+    // The time this takes is not measured here: bench_run_output does that for 1 GiB.
+    test::TempDir dir{"perfsweep-big-output"};
+    const std::string noise = "noise line of a chatty benchmark ..............................";
+    const std::string big = "sh -c \"head -c 41943040 /dev/zero | tr '\\\\0' x; echo; yes '" +
+                            noise + "' | head -n 100000; echo 'MLUPS: 7'\"";
+    const auto logs = dir.file("logs");
+    auto peak_mib = [&](const std::string& label, const std::string& cmd) {
+        const pid_t pid = ::fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            // Under ASan, freed chunks would otherwise stay resident in its quarantine.
+            const char* asan = std::getenv("ASAN_OPTIONS");
+            const std::string opts = std::string(asan ? asan : "") + ":quarantine_size_mb=1";
+            ::setenv("ASAN_OPTIONS", opts.c_str(), 1);
+            test::exec_perfsweep({"run", "--runtime", "none", "--env-probe", "none", "--label",
+                                  label, "--test", cmd, "--logs", logs});
+        }
+        int status = 0;
+        rusage usage{};
+        REQUIRE(::wait4(pid, &status, 0, &usage) == pid);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+        return static_cast<double>(usage.ru_maxrss) / 1024;
+    };
+    const double small = peak_mib("small", "echo 'MLUPS: 7'");
+    const double large = peak_mib("big", big);
+    const auto log = logs + "/big/run-1.log";
+    REQUIRE(std::filesystem::exists(log));
+    const std::uintmax_t expected = 41943040 + 1 + 100000ull * (noise.size() + 1) + 9;
+    CHECK(std::filesystem::file_size(log) == expected); // every byte logged
+    INFO("peak RSS " << large << " MiB for " << expected / (1024 * 1024)
+                     << " MiB of output; with one line of output " << small << " MiB");
+    CHECK(large - small < 16);
+}
+
+TEST_CASE("the log never holds a known secret, even split across reads", "[runner][none]") {
+    Fixture f;
+    const std::string secret = "ghs_split_across_reads_0123456789";
+    test::EnvGuard token("GITHUB_TOKEN", secret);
+    // The secret is printed in two pieces with a pause between them (two pipe reads), after
+    // 100 KiB of output (the masker holds back only a possible secret's start).
+    const auto s = f.script(
+        "leak.sh", "head -c 102400 /dev/zero | tr '\\0' y; echo\nprintf 'token=ghs_split_acr'\n"
+                   "sleep 0.3\nprintf 'oss_reads_0123456789 end\\n'\necho 'MLUPS: 3'\n");
+    auto m = f.run(f.config("bash " + s));
+    CHECK(m.status == core::Status::ok);
+    const auto log = test::read_file(m.log);
+    CHECK(log.find("ghs_split") == std::string::npos);
+    CHECK(log.find("token=*** end") != std::string::npos);
+    CHECK(log.size() == 102400 + 1 + std::string("token=*** end\nMLUPS: 3\n").size());
 }
 
 TEST_CASE("cgroup v2 location from mountinfo and /proc/self/cgroup", "[runner][cgroup]") {

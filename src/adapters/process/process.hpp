@@ -1,10 +1,12 @@
 #pragma once
-// Child processes without a shell: own process group (and cgroup where one can be made), log
-// file, timeout with SIGTERM then SIGKILL to the whole group, exit code or signal recorded; a
-// child dies with perfsweep (adapters/process/containment).
+// Child processes without a shell: own process group (and cgroup where one can be made), output
+// streamed through this process (secrets masked) to a log file, timeout with SIGTERM then SIGKILL
+// to the whole group, exit code or signal recorded; a child dies with perfsweep
+// (adapters/process/containment).
 
 #include "adapters/process/secrets.hpp" // callers mask what children print
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -21,6 +23,8 @@ struct ProcessSpec {
     double timeout_s = 0;                   ///< 0: no limit
     double grace_s = 5;                     ///< SIGTERM → SIGKILL delay after a timeout
     bool ignore_interrupt = false;          ///< keep running after SIGINT (cleanup commands)
+    /// Receives the output as it arrives (secrets masked), in order, in chunks of any size.
+    std::function<void(std::string_view)> on_output;
     /// Removes what the run starts outside this machine's process tree (e.g. `docker rm -f
     /// NAME`); run by the guard or the next perfsweep if perfsweep dies while the run is going.
     std::vector<std::string> cleanup;
@@ -28,19 +32,20 @@ struct ProcessSpec {
 
 /// How a child ended.
 struct ProcessResult {
-    bool started = false;     ///< false: `error` says why it could not start
-    std::string error;        ///< e.g. "'foo' not found on PATH"
-    int exit_code = -1;       ///< exit status when it exited normally
-    int signal = 0;           ///< terminating signal, 0 if none
-    bool timed_out = false;   ///< killed after the timeout
-    bool interrupted = false; ///< killed because perfsweep got SIGINT/SIGTERM
-    double elapsed_s = 0;     ///< wall time
+    bool started = false;        ///< false: `error` says why it could not start
+    std::string error;           ///< e.g. "'foo' not found on PATH"
+    int exit_code = -1;          ///< exit status when it exited normally
+    int signal = 0;              ///< terminating signal, 0 if none
+    bool timed_out = false;      ///< killed after the timeout
+    bool interrupted = false;    ///< killed because perfsweep got SIGINT/SIGTERM
+    double elapsed_s = 0;        ///< wall time
+    bool log_incomplete = false; ///< writing the log failed (disk full); the output was still read
 };
 
 /// Run `spec` to completion. The child leads its own process group (and its own cgroup v2 where
 /// perfsweep may make one); when it ends (or times out) every process left in that group is
-/// killed, so no helper it spawned survives it. If perfsweep dies, the child dies too
-/// (parent-death signal, guard).
+/// killed, so no helper it spawned survives it. Its output is read here as it comes: memory use
+/// does not grow with it. If perfsweep dies, the child dies too (parent-death signal, guard).
 ProcessResult run_process(const ProcessSpec& spec);
 
 /// A finished child and everything it printed (stdout and stderr interleaved).
@@ -49,7 +54,8 @@ struct Captured {
     std::string output;
 };
 
-/// Run `spec` (its log_path is ignored) and return its output; for short helper commands.
+/// Run `spec` (its log_path is ignored) and return its output (the first 16 MiB); for short
+/// helper commands.
 Captured capture_process(ProcessSpec spec);
 
 /// `name` looked up on `path_var` (':'-separated) like execvp does; "" when not found. A name
