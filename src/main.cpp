@@ -16,6 +16,7 @@
 #include "adapters/system/local_files.hpp"
 #include "adapters/system/result_files.hpp"
 #include "cli/cli.hpp"
+#include "main.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -25,7 +26,7 @@
 #include <cstdlib>
 #include <string>
 
-int main(int argc, char** argv) {
+int perfsweep_main(int argc, char** argv) {
     using namespace perfsweep;
     const bool in_actions =
         std::getenv("GITHUB_ACTIONS") && std::string(std::getenv("GITHUB_ACTIONS")) == "true";
