@@ -61,9 +61,10 @@ TEST_CASE("the CLI speaks one language: help, suggestions, one error style", "[c
     CHECK(list.out.find("  investigate") != std::string::npos);
     CHECK(list.out.find("demo-bench") == std::string::npos);
     CHECK(run_perfsweep({"--help"}).out == list.out);
-    for (const char* cmd :
-         {"record", "import", "detect", "run", "daily", "hourly", "report", "comment",
-          "investigate", "demo", "plan", "merge", "probe", "issue-request", "help", "version"}) {
+    // Every command's help text is checked in-process (unit [options][help]); the binary is
+    // spawned for three kinds of command (options only, bare words, no options) to check that
+    // both spellings reach the same text through the parser.
+    for (const char* cmd : {"detect", "import", "version"}) {
         INFO(cmd);
         auto h = run_perfsweep({"help", cmd});
         CHECK(h.exit_code == 0);

@@ -419,6 +419,13 @@ TEST_CASE("help is rendered from the table", "[options][help]") {
     CHECK_THAT(help, Catch::Contains("--timeout DURATION"));
     CHECK_THAT(help, Catch::Contains("[default: 30m]"));
     CHECK_THAT(help, Catch::Contains("--logs-dir (now --logs)"));
+    for (const auto& command : app::command_specs()) {
+        if (command.hidden)
+            continue;
+        INFO(command.name);
+        CHECK(app::render_command_help(command).rfind(
+                  "usage: perfsweep " + std::string(command.name), 0) == 0);
+    }
     const auto list = app::render_command_list("9.9.9");
     CHECK_THAT(list, Catch::Contains("perfsweep 9.9.9"));
     CHECK_THAT(list, Catch::Contains("  investigate"));
