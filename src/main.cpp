@@ -8,7 +8,6 @@
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
 #include "adapters/json/issue_event_json.hpp"
-#include "adapters/json/matrix_json.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "adapters/json/result_json.hpp"
 #include "adapters/process/process.hpp"
@@ -111,7 +110,6 @@ int perfsweep_main(int argc, char** argv) {
         num("PERFSWEEP_GITHUB_MAX_WAIT_S", opt.max_wait_s);
         return std::make_unique<adapters::GitHubClient>(opt, clock);
     };
-    a.matrix_json = adapters::matrix_to_json;
     a.expand_result_files = adapters::expand_result_files;
     a.parse_issue_event = adapters::issue_event_from_json;
     a.secret_values = adapters::secret_values;

@@ -3,6 +3,7 @@
 #include "app/daily.hpp"
 #include "core/command_template.hpp"
 #include "util/error.hpp"
+#include "util/json_writer.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -20,6 +21,19 @@ std::string record_key(const core::Measurement& m) {
 }
 
 } // namespace
+
+std::string matrix_json(const std::vector<MatrixEntry>& entries) {
+    util::JsonWriter w(false);
+    w.begin_object().key("include").begin_array();
+    for (const auto& e : entries) {
+        w.begin_object();
+        for (const auto& [k, v] : e)
+            w.member(k, v);
+        w.end_object();
+    }
+    w.end_array().end_object();
+    return w.text();
+}
 
 std::vector<std::size_t> spread_evenly(std::size_t n, std::size_t count) {
     std::vector<std::size_t> out;

@@ -54,9 +54,6 @@ struct Adapters {
     std::function<std::unique_ptr<CodeHost>(const std::string& token_env)> open_code_host;
     /// The GitHub Actions runner contract (no-ops outside Actions).
     ActionsRunner* actions = nullptr;
-    /// Encode GitHub Actions matrix entries (ordered string fields) as `{"include":[...]}`.
-    std::function<std::string(const std::vector<std::vector<std::pair<std::string, std::string>>>&)>
-        matrix_json;
     /// A merge input: the file itself, or every *.json / *.jsonl file under a directory.
     std::function<std::vector<std::string>(const std::string& path)> expand_result_files;
     /// Treat environment variable `name` (a --token-env) as a credential: child processes never
