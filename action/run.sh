@@ -29,7 +29,7 @@ mode=${PERFSWEEP_IN_MODE:-investigate}
 # Which inputs each mode accepts. An input that is set but not accepted by the mode is an error
 # (better than silently ignoring it or handing perfsweep an option it will reject).
 declare -A accepts=(
-  [investigate]="config metric metric-regex direction history image test build repos ref gpus runtime
+  [investigate]="config metric metric-regex direction history image test build commits-probe to-commit repos ref gpus runtime
                  mounts repeats timeout max-runs from to step state-dir narrow strategy check
                  alert-threshold fail-on-alert comment-on-alert comment-key issue-title
                  issue-labels close-issue-on-recovery record output-dir extra-args"
@@ -42,7 +42,7 @@ declare -A accepts=(
 [ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, setup"
 
 # Every input the action knows, with the env variable that carries it.
-all_inputs=(config metric metric-regex direction history image test build repos ref gpus runtime mounts
+all_inputs=(config metric metric-regex direction history image test build commits-probe to-commit repos ref gpus runtime mounts
             repeats timeout max-runs from to step state-dir narrow strategy check alert-threshold
             fail-on-alert comment-on-alert comment-key issue-title issue-labels
             close-issue-on-recovery record output-dir label date benchmark-output extra-args)
@@ -59,7 +59,7 @@ is_accepted() {
 for name in "${all_inputs[@]}"; do
   get "$name"
   v=$REPLY
-  case "$name" in fail-on-alert | comment-on-alert | close-issue-on-recovery) [ "$v" != false ] || v="" ;; esac # false = unset
+  case "$name" in fail-on-alert | comment-on-alert | close-issue-on-recovery | to-commit) [ "$v" != false ] || v="" ;; esac # false = unset
   if [ -n "$v" ] && ! is_accepted "$name"; then
     die "input '$name' is set but mode '$mode' does not use it (mode '$mode' takes: $(tr -s ' \n' '  ' <<<"${accepts[$mode]}"))"
   fi
@@ -127,6 +127,8 @@ bool comment-on-alert
 comment_on_alert=$REPLY
 bool close-issue-on-recovery
 close_on_recovery=$REPLY
+bool to-commit
+to_commit=$REPLY
 
 opt config --config # a main-app option (CLI11 reads config files there): before the subcommand
 args+=("$mode")
@@ -138,6 +140,7 @@ opt runtime --runtime
 opt image --image
 opt test --test
 opt build --build
+opt commits-probe --commits-probe
 lines repos --repo
 lines mounts --mount
 opt ref --ref
@@ -165,6 +168,7 @@ if [ "$mode" = investigate ]; then
   [ "$fail_on_alert" != true ] || args+=("--fail-on-regression")
   [ "$comment_on_alert" != true ] || args+=("--comment")
   [ "$close_on_recovery" != true ] || args+=("--close-on-recovery")
+  [ "$to_commit" != true ] || args+=("--to-commit")
 fi
 lines extra-args # one argv word per line, verbatim (for flags this action has no input for)
 

@@ -131,12 +131,12 @@ def main():
         # 2-nightly. The scheduled job's inputs: today's point, the sticky issue's title, labels
         #     and closing; alert-threshold passes as written (perfsweep knows the direction a
         #     ratio like 150% needs).
-        p = c.run({"mode": "investigate", "record": "today", "comment-on-alert": "true",
+        p = c.run({"mode": "investigate", "record": "today", "comment-on-alert": "true", "commits-probe": "cat /opt/m f.yaml",
                    "issue-title": "MLUPS fell; see `report`", "issue-labels": "perf\n  nightly gpu \n",
-                   "close-issue-on-recovery": "true", "alert-threshold": "150%"})
-        check(p.returncode == 0 and c.argv() == ["investigate", "--new-issue=MLUPS fell; see `report`",
+                   "close-issue-on-recovery": "true", "alert-threshold": "150%", "to-commit": "true"})
+        check(p.returncode == 0 and c.argv() == ["investigate", "--commits-probe=cat /opt/m f.yaml", "--new-issue=MLUPS fell; see `report`",
                                                  "--issue-label=perf", "--issue-label=nightly gpu", "--record=today",
-                                                 "--threshold=150%", "--comment", "--close-on-recovery"],
+                                                 "--threshold=150%", "--comment", "--close-on-recovery", "--to-commit"],
               f"nightly argv {c.argv() if p.returncode == 0 else p.stderr!r}")
         for thr in ("1.5x", "0.05", "5%", "200%"):
             p = c.run({"mode": "detect", "alert-threshold": thr})
@@ -184,6 +184,8 @@ def main():
                              ({"mode": "investigate", "alert-threshold": "5 %"}, "'alert-threshold'"),
                              ({"mode": "detect", "record": "today"}, "'record'"),
                              ({"mode": "detect", "issue-title": "x"}, "'issue-title'"),
+                             ({"mode": "run", "commits-probe": "cat x"}, "'commits-probe'"),
+                             ({"mode": "investigate", "to-commit": "yes"}, "'to-commit'"),
                              ({"mode": "investigate", "close-issue-on-recovery": "1"}, "'close-issue-on-recovery'")):
             p = c.run(inputs)
             check(p.returncode == 2, f"{inputs}: rc {p.returncode}, expected 2")

@@ -78,7 +78,8 @@ def check_action_docs(action_yml, action_md, run_sh):
 
 # Inputs run.sh turns into a fixed flag rather than `opt`/`lines`.
 LITERAL_FLAGS = {"alert-threshold": "--threshold", "fail-on-alert": "--fail-on-regression",
-                 "comment-on-alert": "--comment", "close-issue-on-recovery": "--close-on-recovery"}
+                 "comment-on-alert": "--comment", "close-issue-on-recovery": "--close-on-recovery",
+                 "to-commit": "--to-commit"}
 
 
 def input_rows(markdown):
@@ -184,6 +185,7 @@ def main(argv):
     problems = check_action_docs(read("action.yml"), read("docs/action.md"), read("action/run.sh"))
     problems += check_flag_column(read("docs/action.md"), read("action/run.sh"))
     problems += check_links(root)
+    problems += check_quickstart(read("README.md"), read("examples/workflows/nightly.yml"))
     for p in problems:
         print(p)
     print("check_reference_docs:", "failed" if problems else "ok", f"({len(problems)} problems)")
