@@ -47,7 +47,7 @@ std::vector<std::string> daily_candidates(const std::string& from, const std::st
 }
 
 core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& runner,
-                            ports::PointRunner* probe, ports::Files& files, ports::Clock& clock,
+                            ports::CommandRunner* probe, ports::Files& files, ports::Clock& clock,
                             ports::Progress& progress, ports::HistoryStore* history,
                             const MeasurementCodec& codec) {
     const auto labels = daily_candidates(options.from, options.to);
@@ -233,14 +233,16 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                 const bool first_ok = m.status == core::Status::ok &&
                                       plan.point(i).state == core::PointState::untested;
                 if (probe && first_ok) {
-                    auto pm = probe->run_points({batch[j]});
-                    if (!pm.empty() && !pm[0].log.empty() && files.exists(pm[0].log)) {
-                        const auto found = core::parse_commit_probe(files.read_text(pm[0].log));
-                        for (const auto& [repo, sha] : found.commits)
-                            m.commits[repo] = sha;
-                        for (const auto& [repo, t] : found.commit_times)
-                            m.commit_times[repo] = t;
-                    }
+                    // Not a benchmark run: no metric, no run line, not counted.
+                    const auto pr = probe->run_command(batch[j], "commits-probe");
+                    if (!pr.ok)
+                        progress.line(m.label + "  warning: the commits probe failed (" +
+                                      pr.reason + ")" + (pr.log.empty() ? "" : "; log " + pr.log));
+                    const auto found = core::parse_commit_probe(pr.output);
+                    for (const auto& [repo, sha] : found.commits)
+                        m.commits[repo] = sha;
+                    for (const auto& [repo, t] : found.commit_times)
+                        m.commit_times[repo] = t;
                 }
                 // Image labels (read by the environment probe without pulling) name the commits
                 // when no probe did.

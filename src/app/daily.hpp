@@ -44,10 +44,10 @@ struct MeasurementCodec {
 /// The candidate dates of [from, to]; throws a usage error naming the flag on a bad date.
 std::vector<std::string> daily_candidates(const std::string& from, const std::string& to);
 
-/// Run the sweep. `probe` (optional) runs the commits probe once per date that measured ok; its
-/// log is read through `files` and parsed with core::parse_commit_probe.
+/// Run the sweep. `probe` (optional) runs the commits probe once per date that measured ok (not
+/// as a benchmark run: not counted); its output is parsed with core::parse_commit_probe.
 core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& runner,
-                            ports::PointRunner* probe, ports::Files& files, ports::Clock& clock,
+                            ports::CommandRunner* probe, ports::Files& files, ports::Clock& clock,
                             ports::Progress& progress, ports::HistoryStore* history,
                             const MeasurementCodec& codec);
 

@@ -27,6 +27,25 @@ struct StepOutcome {
     std::string log;
 };
 
+/// What a command that is not a benchmark run gave back (CommandRunner).
+struct CommandOutcome {
+    bool ok = false;    ///< it ran and exited 0 (its output is not searched for a metric)
+    std::string reason; ///< why not: "exit code 2", "timed out after 30s", "image … not found"
+    std::string output; ///< what it printed (stdout and stderr, secrets masked), first 1 MiB
+    std::string log;    ///< the log file of its whole output ("" when it did not start)
+};
+
+/// Runs a command through the same runtime as the benchmark without it being a benchmark run:
+/// no metric is read, no run progress line is printed and it is not a run (the commits probe).
+class CommandRunner {
+public:
+    virtual ~CommandRunner() = default;
+    /// Run the configured command once with `request`'s placeholder values ({repeat} is `name`);
+    /// its log is `<logs>/<label>/<name>.log`. A failure is an outcome, not an exception; an
+    /// interruption (Ctrl-C) throws.
+    virtual CommandOutcome run_command(const PointRequest& request, const std::string& name) = 0;
+};
+
 /// Runs benchmark points. Implementations exist per runtime (none, docker, podman, kept container,
 /// slurm); a pool of GPUs makes `run_points` run independent points in parallel.
 class PointRunner {

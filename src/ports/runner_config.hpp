@@ -41,7 +41,8 @@ struct RunnerConfig {
     bool exit_code_mode = false;
 };
 
-/// A runner over one environment that can also build (kept container for the hourly stage).
-class BuildingRunner : public PointRunner, public Builder {};
+/// A runner over one environment that can also build (kept container for the hourly stage) and
+/// run commands that are not benchmark runs (probes).
+class BuildingRunner : public PointRunner, public Builder, public CommandRunner {};
 
 } // namespace perfsweep::ports

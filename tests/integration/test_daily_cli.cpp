@@ -95,6 +95,10 @@ TEST_CASE("daily finds the drop across a broken day and records the build commit
     CHECK(d["runs"].GetInt() < d["exhaustive_runs"].GetInt());
     CHECK(d["exhaustive_runs"].GetInt() == 32);
     CHECK(d["complete"].GetBool());
+    // The commits probe is not a benchmark run: no run line of its own (it used to print "run
+    // 1/1 failed: no line of the output matches MLUPS" for every probed date), its own log.
+    CHECK(r.err.find("no line of the output matches") == std::string::npos);
+    CHECK(fs::exists(dir.file("logs") + "/probe/2023-08-19/commits-probe.log"));
 }
 
 TEST_CASE("daily resumes after kill -9 without rerunning or losing a finished run",

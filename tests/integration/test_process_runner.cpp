@@ -483,6 +483,29 @@ TEST_CASE("the log never holds a known secret, even split across reads", "[runne
     CHECK(log.size() == 102400 + 1 + std::string("token=*** end\nMLUPS: 3\n").size());
 }
 
+TEST_CASE("a command that is not a benchmark run: no metric, no run line, its output",
+          "[runner][none][probe]") {
+    Fixture f;
+    auto c = f.config("bash " + f.script("probe.sh", "echo \"jax=abc1234 $PERFSWEEP_REPEAT\"\n"
+                                                     "exit ${FAIL:-0}\n"));
+    adapters::ProcessRunner runner(c, f.progress, f.clock);
+    ports::PointRequest req;
+    req.label = "2023-08-24";
+    const auto ok = runner.run_command(req, "commits-probe");
+    CHECK(ok.ok);
+    CHECK(ok.reason.empty());
+    CHECK(ok.output == "jax=abc1234 commits-probe\n");
+    CHECK_THAT(ok.log, Catch::EndsWith("/2023-08-24/commits-probe.log"));
+    CHECK(f.progress.lines.empty()); // no "run 1/1 failed: no line of the output matches MLUPS"
+    c.env["FAIL"] = "3";
+    adapters::ProcessRunner failing(c, f.progress, f.clock);
+    const auto bad = failing.run_command(req, "commits-probe");
+    CHECK_FALSE(bad.ok);
+    CHECK_THAT(bad.reason, Catch::Contains("exit code 3"));
+    CHECK(bad.output == "jax=abc1234 commits-probe\n");
+    CHECK(f.progress.lines.empty());
+}
+
 TEST_CASE("cgroup v2 location from mountinfo and /proc/self/cgroup", "[runner][cgroup]") {
     using adapters::locate_cgroup2;
     const std::string hybrid =

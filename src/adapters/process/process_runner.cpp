@@ -28,11 +28,6 @@ namespace perfsweep::adapters {
 
 namespace {
 
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 std::string safe_name(const std::string& label) {
     std::string out;
     for (char c : label)
@@ -51,7 +46,8 @@ std::string format_value(double v) {
     return buf;
 }
 
-constexpr size_t k_echo_limit = 256 * 1024; ///< log tail echoed in GitHub Actions
+constexpr size_t k_echo_limit = 256 * 1024;    ///< log tail echoed in GitHub Actions
+constexpr size_t k_output_limit = 1024 * 1024; ///< output kept for a probe's caller
 
 } // namespace
 
@@ -63,6 +59,7 @@ struct ProcessRunner::RunOutcome {
     bool interrupted = false;
     bool has_code = false; ///< exit-code mode: `code` holds the exit status (-N: signal N)
     int code = 0;
+    std::string output; ///< Reading::output: the first k_output_limit bytes
 };
 
 struct ProcessRunner::Batch {
@@ -206,8 +203,8 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     launch.spec.timeout_s = m_cfg.timeout_s;
     launch.spec.grace_s = m_cfg.grace_s;
 
-    // The output streams by once: the metric is read from it and the log tail for the Actions
-    // echo is kept; nothing else of it stays in memory.
+    // The output streams by once: the metric is read from it, the log tail for the Actions echo
+    // and a probe's first MiB are kept; nothing else of it stays in memory.
     const bool measure = reading == Reading::metric;
     std::optional<core::MetricStream> metric;
     if (measure && !m_cfg.exit_code_mode)
@@ -223,6 +220,8 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
             if (tail.size() > 2 * k_echo_limit)
                 tail.erase(0, tail.size() - k_echo_limit);
         }
+        if (reading == Reading::output && out.output.size() < k_output_limit)
+            out.output.append(text.substr(0, k_output_limit - out.output.size()));
     };
     const auto r = run_process(launch.spec);
     out.elapsed_s = r.elapsed_s;
@@ -438,6 +437,32 @@ ports::StepOutcome ProcessRunner::build(const ports::PointRequest& request) {
     return out;
 }
 
+ports::CommandOutcome ProcessRunner::run_command(const ports::PointRequest& request,
+                                                 const std::string& name) {
+    ports::CommandOutcome out;
+    auto values = base_values(request, 0);
+    values["time"] = util::format_iso8601(static_cast<util::UnixSeconds>(m_clock.now()));
+    std::string image;
+    if (!m_cfg.image.empty())
+        image = core::substitute_word(m_cfg.image, values, "--image");
+    values["image"] = image;
+    values["repeat"] = name;
+    if (const auto ready = m_runtime->prepare(image); ready.status != core::Status::ok) {
+        out.reason = ready.reason;
+        return out;
+    }
+    out.log = make_point_dir(request.label) + "/" + safe_name(name) + ".log";
+    auto o =
+        run_once(m_test, values, 0, image, out.log, request.label + " " + name, Reading::output);
+    if (o.interrupted || interrupted())
+        throw_infra("interrupted during the " + name + " of " + request.label);
+    out.ok = o.status == core::Status::ok;
+    if (!out.ok)
+        out.reason = std::string(core::to_string(o.status)) + ": " + o.reason;
+    out.output = std::move(o.output);
+    return out;
+}
+
 void ProcessRunner::attach_environment(core::Measurement& m, const ports::PointRequest& request,
                                        size_t worker) {
     if (!m_env_on || m.status == core::Status::missing || interrupted() != 0)
@@ -460,14 +485,14 @@ void ProcessRunner::attach_environment(core::Measurement& m, const ports::PointR
     const std::string dir = make_point_dir(request.label + ".env-probe");
     const std::string log = dir + "/env-probe.log";
     auto o = run_once(m_env_probe, values, worker, m.image, log, request.label + " env-probe",
-                      Reading::nothing);
+                      Reading::output);
     if (o.interrupted || interrupted() != 0)
         return;
     if (o.status != core::Status::ok)
         warnings.push_back("environment probe failed (" + std::string(core::to_string(o.status)) +
                            ": " + o.reason + "); log " + log);
     else {
-        auto parsed = core::parse_environment_probe(read_all(log), log);
+        auto parsed = core::parse_environment_probe(o.output, log);
         env = std::move(parsed.entries);
         warnings.insert(warnings.end(), parsed.warnings.begin(), parsed.warnings.end());
     }

@@ -2,7 +2,7 @@
 // The measuring loop over a runtime strategy (adapters/process/runtime): for each point it
 // prepares the image, runs warmups and repeats as child processes, enforces the timeout, reads
 // the metric (or the exit status) from each run's output as it streams by, reports progress, and
-// spreads points over the GPU pool. PointRunner and Builder for every runtime.
+// spreads points over the GPU pool. PointRunner, Builder and CommandRunner for every runtime.
 
 #include "adapters/process/runtime.hpp"
 #include "core/command_template.hpp"
@@ -37,12 +37,16 @@ public:
     int workers() const override;
     /// Run the build command for `request` (in the kept container when there is one).
     ports::StepOutcome build(const ports::PointRequest& request) override;
+    /// Run the test command once, not as a benchmark run (no metric, no run line, not counted).
+    ports::CommandOutcome run_command(const ports::PointRequest& request,
+                                      const std::string& name) override;
 
 private:
     struct RunOutcome;
     struct Batch;
-    /// What a run's output is read for.
-    enum class Reading { metric, nothing };
+    /// What a run's output is read for: the metric, nothing (a build), or its first MiB (a
+    /// probe).
+    enum class Reading { metric, nothing, output };
     void configure();
     core::Measurement measure(const ports::PointRequest& request, size_t worker, Batch& batch);
     RunOutcome run_once(const core::CommandTemplate& cmd,
