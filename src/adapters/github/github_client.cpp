@@ -1,5 +1,6 @@
 #include "adapters/github/github_client.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -46,8 +47,7 @@ std::string json_string(const std::string& key, const std::string& value) {
 
 std::string api_message(const std::string& body) {
     rapidjson::Document d;
-    d.Parse(body.c_str());
-    if (!d.HasParseError() && d.IsObject() && d.HasMember("message") && d["message"].IsString())
+    if (!parse_json(d, body) && d.IsObject() && d.HasMember("message") && d["message"].IsString())
         return d["message"].GetString();
     return body.substr(0, 200);
 }
@@ -84,9 +84,9 @@ ports::HostIssue to_issue(const rapidjson::Value& v) {
 
 rapidjson::Document parse(const std::string& body, const std::string& what) {
     rapidjson::Document d;
-    d.Parse(body.c_str());
-    if (d.HasParseError())
-        throw_infra("GitHub API " + what + ": reply is not JSON");
+    if (const auto err = parse_json(d, body))
+        throw_infra("GitHub API " + what + ": reply is not JSON (" + err->message + " at offset " +
+                    std::to_string(err->offset) + ")");
     return d;
 }
 
@@ -94,8 +94,7 @@ rapidjson::Document parse(const std::string& body, const std::string& what) {
 // unknown to the caller, not an error: the resource was created).
 rapidjson::Document parse_created(const std::string& body) {
     rapidjson::Document d;
-    d.Parse(body.c_str());
-    if (d.HasParseError())
+    if (parse_json(d, body))
         d.SetNull();
     return d;
 }

@@ -1,11 +1,11 @@
 #include "adapters/history/jsonl_store.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -26,8 +26,9 @@ bool is_truncated_json(const std::string& line) {
     if (line.empty() || line.front() != '{')
         return false;
     rapidjson::Document d;
-    d.Parse(line.data(), line.size());
-    return d.HasParseError() && d.GetErrorOffset() >= line.size();
+    const auto err = parse_json(d, line);
+    // Nesting beyond the limit is never a cut-short record (records nest 2 levels).
+    return err && !err->too_deep && err->offset >= line.size();
 }
 
 /// Closes a file descriptor (and so releases its flock) on every path.

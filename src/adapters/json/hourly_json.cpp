@@ -1,11 +1,11 @@
 #include "adapters/json/hourly_json.hpp"
 
 #include "adapters/json/failure_json.hpp"
+#include "adapters/json/json_parse.hpp"
 #include "adapters/json/json_write.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -132,10 +132,9 @@ std::map<std::string, std::string> string_map(const rapidjson::Value& obj, const
 
 core::DailyWindow daily_window_from_json(const std::string& text, const std::string& where) {
     rapidjson::Document d;
-    d.Parse(text.c_str(), text.size());
-    if (d.HasParseError())
-        throw_usage(where + ": not JSON (" + rapidjson::GetParseError_En(d.GetParseError()) +
-                    " at offset " + std::to_string(d.GetErrorOffset()) + ")");
+    if (const auto err = parse_json(d, text))
+        throw_usage(where + ": not JSON (" + err->message + " at offset " +
+                    std::to_string(err->offset) + ")");
     if (!d.IsObject() || !d.HasMember("boundaries") || !d["boundaries"].IsArray())
         throw_usage(where + ": expected a `perfsweep daily --json` result with 'boundaries'");
     const auto& bs = d["boundaries"];

@@ -1,11 +1,11 @@
 #include "adapters/json/report_input_json.hpp"
 
 #include "adapters/json/failure_json.hpp"
+#include "adapters/json/json_parse.hpp"
 #include "adapters/json/json_write.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -442,10 +442,9 @@ template <class W> void write_state(W& w, const core::ReportState& s) {
 
 core::ReportInput report_input_from_json(std::string_view json, const std::string& source) {
     rapidjson::Document doc;
-    doc.Parse(json.data(), json.size());
-    if (doc.HasParseError())
-        throw_usage(source + ": not valid JSON at offset " + std::to_string(doc.GetErrorOffset()) +
-                    ": " + rapidjson::GetParseError_En(doc.GetParseError()));
+    if (const auto err = parse_json(doc, json))
+        throw_usage(source + ": not valid JSON at offset " + std::to_string(err->offset) + ": " +
+                    err->message);
     if (!doc.IsObject())
         throw_usage(source + ": at $: expected a JSON object (a stage result)");
     Reader r(source);
