@@ -40,9 +40,9 @@ void add_import(CLI::App& app, Context& ctx) {
             req.format = import_format_flag(flags->format);
         if (!flags->direction.empty())
             req.defaults.direction = direction_flag(flags->direction);
-        const std::size_t n = app::run_import(req, ctx.adapters);
-        print_inert("imported %zu measurement%s into %s\n", n, n == 1 ? "" : "s",
-                    req.history.c_str());
+        const auto r = app::run_import(req, ctx.adapters);
+        print_inert("imported %zu measurement%s into %s (%zu already there)\n", r.appended,
+                    r.appended == 1 ? "" : "s", req.history.c_str(), r.already);
         ctx.exit_code = exit_ok;
     });
 }

@@ -1,0 +1,35 @@
+// Limits that turn absurd requests into clear errors before any work: a history whose middle line
+// is corrupt (record refuses to append to it).
+
+#include "support/git_repo.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+using namespace perfsweep::test;
+
+TEST_CASE("record refuses to append to a history with a corrupt middle line", "[limits][history]") {
+    TempDir dir;
+    const auto h = dir.file("h.jsonl");
+    auto record = [&](const std::string& label) {
+        return run_perfsweep(
+            {"record", "--history", h, "--metric", "MLUPS", "--label", label, "--value", "500"});
+    };
+    REQUIRE(record("2023-08-01").exit_code == 0);
+    REQUIRE(record("2023-08-02").exit_code == 0);
+    std::string text = read_file(h);
+    const auto nl = text.find('\n');
+    text.insert(nl + 1, "{\"benchmark\":\"b\",garbage\n");
+    write_file(h, text);
+    const auto r = record("2023-08-03");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("h.jsonl:2: invalid JSON") != std::string::npos);
+    CHECK(r.err.find("nothing was appended") != std::string::npos);
+    CHECK(read_file(h) == text);
+    // A torn last line (a crash of an older writer) is no reason to refuse: it stays skipped.
+    write_file(h, text.substr(0, nl + 1) + text.substr(text.find('\n', nl + 1) + 1) + "{\"la");
+    CHECK(record("2023-08-04").exit_code == 0);
+}
