@@ -1,5 +1,5 @@
-// Limits that turn absurd requests into clear errors before any work: a history whose middle line
-// is corrupt (record refuses to append to it).
+// Limits that turn absurd requests into clear errors before any work: the hourly grid, and a
+// history whose middle line is corrupt (record refuses to append to it).
 
 #include "support/git_repo.hpp"
 #include "support/temp_dir.hpp"
@@ -10,6 +10,25 @@
 #include <string>
 
 using namespace perfsweep::test;
+
+TEST_CASE("hourly refuses a grid of millions of points before planning it", "[limits][hourly]") {
+    TempDir dir;
+    const auto repo = dir.file("repo");
+    std::filesystem::create_directories(repo);
+    git_at(repo, {"init", "-q", "-b", "main"}, 1672531200);
+    write_file(repo + "/f", "x\n");
+    git_at(repo, {"add", "f"}, 1672531200);
+    git_at(repo, {"commit", "-q", "-m", "one"}, 1672531200);
+    // Before: 4.2 GB and 117 s to plan 5.26 million states.
+    const auto r = run_perfsweep({"hourly", "--from", "2023-01-01T00:00Z", "--to",
+                                  "2033-01-01T00:00Z", "--step", "1m", "--plan", "--repo",
+                                  "a=" + repo, "--ref", "main", "--test", "true"});
+    INFO(r.out.substr(0, 2000) << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--from 2023-01-01T00:00:00Z --to 2033-01-01T00:00:00Z --step 1m: 5260321 "
+                     "grid points, more than the limit of 50000") != std::string::npos);
+    CHECK(r.err.find("larger --step") != std::string::npos);
+}
 
 TEST_CASE("record refuses to append to a history with a corrupt middle line", "[limits][history]") {
     TempDir dir;
