@@ -1,5 +1,5 @@
-// Limits that turn absurd requests into clear errors before any work: the hourly grid, and a
-// history whose middle line is corrupt (record refuses to append to it).
+// Limits that turn absurd requests into clear errors before any work: the hourly grid, daily's
+// date range, and a history whose middle line is corrupt (record refuses to append to it).
 
 #include "support/git_repo.hpp"
 #include "support/temp_dir.hpp"
@@ -28,6 +28,14 @@ TEST_CASE("hourly refuses a grid of millions of points before planning it", "[li
     CHECK(r.err.find("--from 2023-01-01T00:00:00Z --to 2033-01-01T00:00:00Z --step 1m: 5260321 "
                      "grid points, more than the limit of 50000") != std::string::npos);
     CHECK(r.err.find("larger --step") != std::string::npos);
+}
+
+// (issue-request's side: tests/suites/test_suite_issue_requests.cpp and the core unit test.)
+TEST_CASE("daily refuses more than 10 years of dates", "[limits][daily]") {
+    const auto d =
+        run_perfsweep({"plan", "--stage", "daily", "--from", "1900-01-01", "--to", "2099-12-31"});
+    CHECK(d.exit_code == 2);
+    CHECK(d.err.find("more than 10 years of dates") != std::string::npos);
 }
 
 TEST_CASE("record refuses to append to a history with a corrupt middle line", "[limits][history]") {
