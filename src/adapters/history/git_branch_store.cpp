@@ -347,6 +347,10 @@ struct GitBranchStore::Impl {
 GitBranchStore::GitBranchStore(GitHistorySpec spec, GitStoreOptions options)
     : m_impl(std::make_unique<Impl>()) {
     git_libgit2_init();
+    // Durable, not only atomic: the history's objects and the branch ref are fsynced when written
+    // (libgit2 leaves fsync off by default; the setting is process-wide, so in a process that
+    // opened a git history hourly's checkouts also fsync what they write under .git).
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
     auto& im = *m_impl;
     im.spec = std::move(spec);
     im.opt = std::move(options);
