@@ -2,8 +2,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
 #include <string>
 
+using perfsweep::adapters::JsonNumbers;
 using perfsweep::adapters::JsonUtf8;
 using perfsweep::adapters::k_max_json_depth;
 using perfsweep::adapters::parse_json;
@@ -71,4 +77,44 @@ TEST_CASE("parse_json reports ordinary errors with offset and line", "[json][par
     // UTF-8 validation only when asked.
     CHECK_FALSE(parse_json(d, "\"\xff\""));
     CHECK(parse_json(d, "\"\xff\"", JsonUtf8::validate));
+}
+
+TEST_CASE("parse_json with exact numbers reads every shortest-form double back bit for bit",
+          "[json][parse]") {
+    std::mt19937_64 rng(42);
+    rapidjson::Document d;
+    int exact = 0;
+    for (int i = 0; i < 20000; ++i) {
+        std::uint64_t bits = rng();
+        double x = 0;
+        std::memcpy(&x, &bits, sizeof x);
+        if (!std::isfinite(x))
+            continue;
+        char buf[64];
+        const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+        const std::string text = "[" + std::string(buf, end) + "]";
+        REQUIRE_FALSE(parse_json(d, text, JsonUtf8::trust, JsonNumbers::exact));
+        const double y = d[0].GetDouble();
+        std::uint64_t back = 0;
+        std::memcpy(&back, &y, sizeof back);
+        CHECK(back == bits);
+        exact += back == bits ? 1 : 0;
+    }
+    CHECK(exact > 19000);
+    // Integers that fit are Int64; below a double's smallest is zero; RapidJSON itself refuses an
+    // exponent beyond a double's range.
+    REQUIRE_FALSE(
+        parse_json(d, "[9007199254740993, -2, 1e-999]", JsonUtf8::validate, JsonNumbers::exact));
+    CHECK(d[0].IsInt64());
+    CHECK(d[0].GetInt64() == 9007199254740993);
+    CHECK(d[1].GetInt64() == -2);
+    CHECK(d[2].GetDouble() == 0.0);
+    const auto big = parse_json(d, "[1e999]", JsonUtf8::trust, JsonNumbers::exact);
+    REQUIRE(big);
+    CHECK(big->message == "Number too big to be stored in double.");
+    // The nesting limit holds in this mode too.
+    const auto err =
+        parse_json(d, nested(k_max_json_depth + 1), JsonUtf8::trust, JsonNumbers::exact);
+    REQUIRE(err);
+    CHECK(err->too_deep);
 }

@@ -6,7 +6,11 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
 
 namespace perfsweep::adapters {
 namespace {
@@ -25,7 +29,26 @@ public:
     bool Int64(std::int64_t i) { return m_doc.Int64(i); }
     bool Uint64(std::uint64_t u) { return m_doc.Uint64(u); }
     bool Double(double d) { return m_doc.Double(d); }
-    bool RawNumber(const char* s, SizeType n, bool copy) { return m_doc.RawNumber(s, n, copy); }
+    // Only with kParseNumbersAsStringsFlag (JsonNumbers::exact).
+    bool RawNumber(const char* s, SizeType n, bool) {
+        const std::string_view t(s, n);
+        if (t.find_first_of(".eE") == std::string_view::npos) {
+            long long i = 0;
+            const auto r = std::from_chars(t.data(), t.data() + t.size(), i);
+            if (r.ec == std::errc() && r.ptr == t.data() + t.size())
+                return m_doc.Int64(i);
+        }
+        double d = 0;
+        const auto r = std::from_chars(t.data(), t.data() + t.size(), d);
+        if (r.ptr != t.data() + t.size() ||
+            (r.ec != std::errc() && r.ec != std::errc::result_out_of_range)) {
+            m_bad_number = true;
+            return false;
+        }
+        if (r.ec == std::errc::result_out_of_range) // strtod: +-HUGE_VAL (infinity) or 0
+            d = std::strtod(std::string(t).c_str(), nullptr);
+        return m_doc.Double(d);
+    }
     bool String(const char* s, SizeType n, bool copy) { return m_doc.String(s, n, copy); }
     bool Key(const char* s, SizeType n, bool copy) { return m_doc.Key(s, n, copy); }
     bool StartObject() { return open() && m_doc.StartObject(); }
@@ -39,6 +62,7 @@ public:
         return m_doc.EndArray(elements);
     }
     bool too_deep() const { return m_too_deep; }
+    bool bad_number() const { return m_bad_number; }
 
 private:
     bool open() {
@@ -53,6 +77,7 @@ private:
     unsigned m_max;
     unsigned m_depth = 0;
     bool m_too_deep = false;
+    bool m_bad_number = false;
 };
 
 template <unsigned Flags>
@@ -60,12 +85,13 @@ std::optional<JsonParseError> parse_with(rapidjson::Document& doc, std::string_v
     rapidjson::MemoryStream ms(text.data(), text.size());
     rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> in(ms);
     rapidjson::ParseResult result;
-    bool too_deep = false;
+    bool too_deep = false, bad_number = false;
     auto generate = [&](rapidjson::Document& handler) {
         DepthLimited limited(handler, k_max_json_depth);
         rapidjson::Reader reader;
         result = reader.Parse<Flags>(in, limited);
         too_deep = limited.too_deep();
+        bad_number = limited.bad_number();
         return !result.IsError();
     };
     doc.SetNull();
@@ -86,6 +112,8 @@ std::optional<JsonParseError> parse_with(rapidjson::Document& doc, std::string_v
         e.message = "arrays and objects nested deeper than " + std::to_string(k_max_json_depth) +
                     " levels (line " + std::to_string(e.line) + ", column " +
                     std::to_string(column) + ")";
+    } else if (bad_number) {
+        e.message = "a number that cannot be read";
     } else {
         e.message = rapidjson::GetParseError_En(result.Code());
     }
@@ -95,10 +123,16 @@ std::optional<JsonParseError> parse_with(rapidjson::Document& doc, std::string_v
 } // namespace
 
 std::optional<JsonParseError> parse_json(rapidjson::Document& doc, std::string_view text,
-                                         JsonUtf8 utf8) {
-    if (utf8 == JsonUtf8::validate)
-        return parse_with<rapidjson::kParseValidateEncodingFlag>(doc, text);
-    return parse_with<rapidjson::kParseDefaultFlags>(doc, text);
+                                         JsonUtf8 utf8, JsonNumbers numbers) {
+    using namespace rapidjson;
+    const bool validate = utf8 == JsonUtf8::validate, exact = numbers == JsonNumbers::exact;
+    if (validate && exact)
+        return parse_with<kParseValidateEncodingFlag | kParseNumbersAsStringsFlag>(doc, text);
+    if (validate)
+        return parse_with<kParseValidateEncodingFlag>(doc, text);
+    if (exact)
+        return parse_with<kParseNumbersAsStringsFlag>(doc, text);
+    return parse_with<kParseDefaultFlags>(doc, text);
 }
 
 } // namespace perfsweep::adapters

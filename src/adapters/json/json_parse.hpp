@@ -28,9 +28,15 @@ struct JsonParseError {
 /// Whether parse_json checks that strings are valid UTF-8.
 enum class JsonUtf8 { trust, validate };
 
+/// How parse_json converts numbers: RapidJSON's own conversion (may be an ulp off), or from the
+/// text with std::from_chars (correctly rounded: a double written in its shortest form reads back
+/// bit for bit; an integer that fits is an Int64; beyond a double's range is +-infinity).
+enum class JsonNumbers { rapidjson, exact };
+
 /// Parses `text` into `doc` (which is reset first); nullopt on success. Nesting deeper than
 /// k_max_json_depth stops the parser at that level and is an error (too_deep).
 std::optional<JsonParseError> parse_json(rapidjson::Document& doc, std::string_view text,
-                                         JsonUtf8 utf8 = JsonUtf8::trust);
+                                         JsonUtf8 utf8 = JsonUtf8::trust,
+                                         JsonNumbers numbers = JsonNumbers::rapidjson);
 
 } // namespace perfsweep::adapters
