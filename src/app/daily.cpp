@@ -2,6 +2,7 @@
 
 #include "app/failure_log.hpp"
 #include "core/commit_probe.hpp"
+#include "core/date_range.hpp"
 #include "core/exit_code.hpp"
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
@@ -29,20 +30,26 @@ std::string date_part(const std::string& label, int from, int len) {
 } // namespace
 
 std::vector<std::string> daily_candidates(const std::string& from, const std::string& to) {
-    const auto f = util::parse_date(from);
-    if (!f)
+    // The rule lives in core (the issue-request parser applies the same one).
+    const auto range = core::check_daily_range(from, to);
+    switch (range.problem) {
+    case core::DateRangeProblem::bad_from:
         throw_usage("--from '" + from + "': expected a calendar date YYYY-MM-DD");
-    const auto t = util::parse_date(to);
-    if (!t)
+    case core::DateRangeProblem::bad_to:
         throw_usage("--to '" + to + "': expected a calendar date YYYY-MM-DD");
-    if (*t < *f)
+    case core::DateRangeProblem::reversed:
         throw_usage("--to " + to + " is before --from " + from);
-    const auto n = util::days_from_civil(*t) - util::days_from_civil(*f) + 1;
-    if (n > 3660)
-        throw_usage("--from " + from + " --to " + to + ": more than 10 years of dates");
+    case core::DateRangeProblem::too_long:
+        throw_usage("--from " + from + " --to " + to + ": more than 10 years of dates (" +
+                    std::to_string(range.dates) + "; at most " +
+                    std::to_string(core::k_max_daily_dates) + ")");
+    case core::DateRangeProblem::none:
+        break;
+    }
+    const auto f = *util::parse_date(from);
     std::vector<std::string> out;
-    for (std::int64_t i = 0; i < n; ++i)
-        out.push_back(util::format_date(util::add_days(*f, i)));
+    for (std::int64_t i = 0; i < range.dates; ++i)
+        out.push_back(util::format_date(util::add_days(f, i)));
     return out;
 }
 

@@ -47,7 +47,7 @@ std::vector<core::Measurement> read_measurements(const std::string& file,
     return out;
 }
 
-std::size_t run_import(const ImportRequest& request, ports::Adapters& adapters) {
+ImportOutcome run_import(const ImportRequest& request, ports::Adapters& adapters) {
     if (request.inputs.empty())
         throw_usage("import: name at least one input file");
     if (request.history.empty())
@@ -58,8 +58,11 @@ std::size_t run_import(const ImportRequest& request, ports::Adapters& adapters) 
         all.insert(all.end(), ms.begin(), ms.end());
     }
     auto store = adapters.open_history(request.history);
-    store->append(all);
-    return all.size();
+    ImportOutcome out;
+    out.read = all.size();
+    out.appended = store->append_missing(all);
+    out.already = out.read - out.appended;
+    return out;
 }
 
 } // namespace perfsweep::app

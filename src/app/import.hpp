@@ -27,8 +27,15 @@ struct ImportRequest {
     std::string history;
 };
 
-/// Parse every input completely, then append all records to the history in one atomic append
-/// (nothing is written when any input is bad). Returns the number of records appended.
-std::size_t run_import(const ImportRequest& request, ports::Adapters& adapters);
+/// What an import did.
+struct ImportOutcome {
+    std::size_t read = 0;     ///< records read from the inputs
+    std::size_t appended = 0; ///< records appended to the history
+    std::size_t already = 0;  ///< records the history already held (a re-import): not appended
+};
+
+/// Parse every input completely, then append to the history, in one atomic append, the records
+/// it does not hold yet (nothing is written when any input is bad; a re-import adds nothing).
+ImportOutcome run_import(const ImportRequest& request, ports::Adapters& adapters);
 
 } // namespace perfsweep::app

@@ -29,13 +29,14 @@ std::string json_string(const std::string& s) {
 
 void run_import(const app::OptionValues& values, Context& ctx) {
     const auto c = app::resolve_import(values);
-    const std::size_t n = app::run_import(c.request, ctx.adapters);
+    const auto r = app::run_import(c.request, ctx.adapters);
     if (c.json)
-        write_json("{\"imported\":" + std::to_string(n) +
+        write_json("{\"imported\":" + std::to_string(r.appended) +
+                   ",\"already\":" + std::to_string(r.already) +
                    ",\"history\":" + json_string(util::sanitize_utf8(c.request.history)) + "}\n");
     else
-        print_inert("imported %zu measurement%s into %s\n", n, n == 1 ? "" : "s",
-                    c.request.history.c_str());
+        print_inert("imported %zu measurement%s into %s (%zu already there)\n", r.appended,
+                    r.appended == 1 ? "" : "s", c.request.history.c_str(), r.already);
     ctx.exit_code = exit_ok;
 }
 

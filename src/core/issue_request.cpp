@@ -1,5 +1,6 @@
 #include "core/issue_request.hpp"
 
+#include "core/date_range.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -117,6 +118,35 @@ IssueRequestParse parse_issue_request(const std::string& body_in) {
         blocks.emplace_back(i + 1, j);
         i = j;
     }
+    // A block inside an HTML comment is invisible on the rendered issue (a reviewer would not
+    // see what runs): refused. Every <!-- opens a comment up to the next --> (or the end), also
+    // inside code spans and other fences: a false alarm refuses, it never hides a block.
+    {
+        std::vector<std::pair<std::size_t, std::size_t>> hidden; // [open, close) byte ranges
+        for (auto open = body.find("<!--"); open != std::string::npos;) {
+            const auto close = body.find("-->", open + 4);
+            hidden.emplace_back(open, close == std::string::npos ? body.size() : close + 3);
+            open = close == std::string::npos ? close : body.find("<!--", close + 3);
+        }
+        std::vector<std::size_t> line_start(lines.size() + 1, 0);
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            line_start[i + 1] = line_start[i] + lines[i].size() + 1;
+        auto is_hidden = [&](std::size_t line) {
+            const auto b = line_start[line], e = line_start[line] + lines[line].size();
+            return std::any_of(hidden.begin(), hidden.end(),
+                               [&](const auto& h) { return b < h.second && e > h.first; });
+        };
+        for (const auto& [first, end] : blocks)
+            for (std::size_t line = first - 1; line <= end; ++line) {
+                if (!is_hidden(line))
+                    continue;
+                out.problems.push_back("the ```perfsweep block that starts on line " +
+                                       std::to_string(first) +
+                                       " is inside an HTML comment (<!-- -->) and would not show "
+                                       "on the issue; expected a visible block");
+                return out;
+            }
+    }
     if (blocks.empty()) {
         out.problems.push_back("the body has no ```perfsweep fenced block (expected the keys " +
                                std::string(k_keys) + ")");
@@ -192,6 +222,13 @@ IssueRequestParse parse_issue_request(const std::string& body_in) {
             out.problems.push_back(std::string("the block has no '") + key + ": YYYY-MM-DD' line");
     if (out.problems.empty() && out.values.from >= out.values.to)
         out.problems.push_back("'from' must be before 'to'");
+    // The same rule as `daily --from --to` (which would refuse the range later, after the run
+    // was accepted and the GPU job started).
+    if (out.problems.empty() &&
+        check_daily_range(out.values.from, out.values.to).problem == DateRangeProblem::too_long)
+        out.problems.push_back("'from' to 'to' spans more than " +
+                               std::to_string(k_max_daily_dates) +
+                               " nightly dates (10 years); expected a shorter range");
     if (!out.problems.empty())
         out.values = {};
     return out;

@@ -46,6 +46,19 @@ std::vector<CommitInfo> rev_list_order(std::vector<CommitInfo> reachable, const 
     return out;
 }
 
+namespace {
+
+/// A step as the flag takes it: "2h", "30m" or "90s".
+std::string step_text(std::int64_t step) {
+    if (step % 3600 == 0)
+        return std::to_string(step / 3600) + "h";
+    if (step % 60 == 0)
+        return std::to_string(step / 60) + "m";
+    return std::to_string(step) + "s";
+}
+
+} // namespace
+
 std::vector<util::UnixSeconds> make_grid(util::UnixSeconds from, util::UnixSeconds to,
                                          std::int64_t step) {
     if (step <= 0)
@@ -53,9 +66,18 @@ std::vector<util::UnixSeconds> make_grid(util::UnixSeconds from, util::UnixSecon
     if (to < from)
         throw_usage("--from " + util::format_iso8601(from) + " is after --to " +
                     util::format_iso8601(to) + ": expected --from <= --to");
+    // Points at from, from + step, ... below `to`, plus `to` itself (no sum that could overflow).
+    const std::int64_t span = to - from;
+    const std::int64_t points = span / step + (span % step != 0 ? 1 : 0) + 1;
+    if (points > k_max_grid_points)
+        throw_usage("--from " + util::format_iso8601(from) + " --to " + util::format_iso8601(to) +
+                    " --step " + step_text(step) + ": " + std::to_string(points) +
+                    " grid points, more than the limit of " + std::to_string(k_max_grid_points) +
+                    "; expected a shorter window or a larger --step");
     std::vector<util::UnixSeconds> grid;
-    for (util::UnixSeconds t = from; t < to; t += step)
-        grid.push_back(t);
+    grid.reserve(static_cast<std::size_t>(points));
+    for (std::int64_t i = 0; i + 1 < points; ++i)
+        grid.push_back(from + i * step);
     grid.push_back(to);
     return grid;
 }

@@ -34,8 +34,13 @@ struct RepoLine {
 /// parents are missing from `reachable` are treated as roots.
 std::vector<CommitInfo> rev_list_order(std::vector<CommitInfo> reachable, const std::string& tip);
 
+/// Most grid points make_grid accepts (50,000: 5.7 years at 1h, 34 days at 1m; `hourly --plan` of
+/// that many states took 1.4 s and 52 MB on the 2-core development VM).
+inline constexpr std::int64_t k_max_grid_points = 50000;
+
 /// Time points from `from` to `to` every `step` seconds; `to` is always the last point.
-/// Throws a usage error when `to` < `from` or `step` <= 0.
+/// Throws a usage error when `to` < `from`, `step` <= 0 or the grid would have more than
+/// k_max_grid_points points (the message names the window, the step and the count).
 std::vector<util::UnixSeconds> make_grid(util::UnixSeconds from, util::UnixSeconds to,
                                          std::int64_t step);
 

@@ -3,6 +3,7 @@
 
 #include "core/model.hpp"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ public:
     virtual HistoryLoad load() = 0;
     /// Append `records` atomically (all or nothing, never interleaved with another writer).
     virtual void append(const std::vector<core::Measurement>& records) = 0;
+    /// Append, atomically like append(), those of `records` not stored yet (a re-import adds
+    /// nothing): of k identical records in `records` and j identical ones stored, k - j are
+    /// appended, compared under the store's write lock. Returns how many were appended.
+    virtual std::size_t append_missing(const std::vector<core::Measurement>& records) = 0;
     /// Human-readable location, for messages ("history.jsonl", "git:perfsweep-data").
     virtual std::string describe() const = 0;
 };

@@ -146,5 +146,9 @@ TEST_CASE("record and import print JSON with --json", "[cli][options]") {
     test::write_file(dir.file("a.csv"), "label,value\n2023-08-25,541\n2023-08-26,542\n");
     r = run_perfsweep({"import", "--history", h, "--metric", "MLUPS", dir.file("a.csv"), "--json"});
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out == "{\"imported\":2,\"history\":\"" + h + "\"}\n");
+    CHECK(r.out == "{\"imported\":2,\"already\":0,\"history\":\"" + h + "\"}\n");
+    // A re-import appends nothing and says so.
+    r = run_perfsweep({"import", "--history", h, "--metric", "MLUPS", dir.file("a.csv"), "--json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out == "{\"imported\":0,\"already\":2,\"history\":\"" + h + "\"}\n");
 }

@@ -352,6 +352,21 @@ public:
     void append(const std::vector<core::Measurement>& r) override {
         records.insert(records.end(), r.begin(), r.end());
     }
+    std::size_t append_missing(const std::vector<core::Measurement>& r) override {
+        std::vector<core::Measurement> stored = records, fresh;
+        for (const auto& m : r) {
+            auto same = [&](const core::Measurement& s) {
+                return s.label == m.label && s.benchmark == m.benchmark && s.metric == m.metric &&
+                       s.timestamp == m.timestamp && s.values == m.values && s.status == m.status;
+            };
+            if (auto it = std::find_if(stored.begin(), stored.end(), same); it != stored.end())
+                stored.erase(it);
+            else
+                fresh.push_back(m);
+        }
+        append(fresh);
+        return fresh.size();
+    }
     std::string describe() const override { return "memory"; }
     std::vector<core::Measurement> records;
 };

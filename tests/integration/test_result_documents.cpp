@@ -161,8 +161,9 @@ TEST_CASE("the reader names the file, the JSON path and what was expected", "[re
                Catch::Contains("at $.daily: expected an array"));
     CHECK_THAT(err("[1, 2]"), Catch::Contains("res.json: at $: expected a JSON object"));
     CHECK_THAT(err("{\"kind\": "), Catch::Contains("res.json: not valid JSON at offset"));
-    CHECK_THAT(err(std::string(100, '[') + std::string(100, ']')),
-               Catch::Contains("res.json: not valid JSON at offset 64: nesting deeper than 64"));
+    CHECK_THAT(err(std::string(200, '[') + std::string(200, ']')),
+               Catch::Contains("res.json: not valid JSON at offset 128: arrays and objects nested "
+                               "deeper than 128 levels (line 1, column 129)"));
     // The report model an older `report --format json` wrote is refused with the way out.
     CHECK_THAT(err(R"({"kind": "investigate", "daily_points": [], "hourly_states": []})"),
                Catch::Contains("render the stage result it was made from"));

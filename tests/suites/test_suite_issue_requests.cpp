@@ -173,6 +173,11 @@ TEST_CASE("issue-triggered runs: refused requests comment and run nothing",
          false, "before 'to'"},
         {"impossible date", "alice", "OWNER", "admin", fenced("from: 2023-02-30\nto: 2023-08-01\n"),
          false, "not a calendar date"},
+        {"more than 10 years (daily would refuse it after the GPU job started)", "alice", "OWNER",
+         "admin", fenced("from: 1900-01-01\nto: 2099-12-31\n"), false,
+         "more than 3660 nightly dates"},
+        {"a block hidden in an HTML comment", "alice", "OWNER", "admin",
+         "Looks fine to me.\n<!--\n" + good + "\n-->\n", false, "inside an HTML comment"},
         {"hostile comment by a reader", "outsider", "CONTRIBUTOR", "read",
          fenced("from: 2023-08-01\nto: 2023-09-30\n"), false, "association", true},
         {"good request (issue)", "alice", "OWNER", "admin", good, true, ""},
@@ -261,7 +266,7 @@ TEST_CASE("issue-triggered runs: refused requests comment and run nothing",
     int invalid = 0;
     // The permission API is asked only for authors whose association allows a request.
     const int perm_calls = requests_matching(gh, "/collaborators/", &invalid);
-    CHECK(perm_calls == 14);
+    CHECK(perm_calls == 16);
     CHECK(invalid == 0);
     const int refusals = static_cast<int>(
         std::count_if(cases.begin(), cases.end(), [](const Case& c) { return !c.accept; }));

@@ -577,9 +577,10 @@ TEST_CASE("kill and resume: daily and hourly lose nothing, repeat nothing, end i
         hourly_ref_counts = hourly_counts(hourly_state(w.dir.file("state")));
     }
     // The crash points each stage passes (util/crash_point.hpp).
-    const auto daily_plans = kill_plans(
-        rng, {"files.after_create", "files.mid_write", "files.before_rename", "daily.after_run",
-              "daily.after_state_write", "history.mid_append", "history.before_fsync"});
+    const auto daily_plans =
+        kill_plans(rng, {"files.after_create", "files.mid_write", "files.before_rename",
+                         "daily.after_run", "daily.after_state_write", "history.mid_append",
+                         "history.before_fsync", "history.before_rename"});
     const auto hourly_plans =
         kill_plans(rng, {"git.mid_checkout", "git.before_set_head", "files.after_create",
                          "files.mid_write", "files.before_rename", "hourly.after_checkout",

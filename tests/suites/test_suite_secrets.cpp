@@ -56,7 +56,8 @@ TEST_CASE("secrets: no command prints, logs, stores or posts the token", "[suite
     const std::string secret2 = "MyOtherSecret" + std::to_string(rd()) + std::to_string(rd());
     std::unique_ptr<FakeGitHub> server;
     {
-        EnvGuard fake_token("FAKE_GITHUB_TOKEN", secret); // the fake server accepts it
+        // The fake server accepts both (comma-separated): the --token-env cases reach its faults.
+        EnvGuard fake_token("FAKE_GITHUB_TOKEN", secret + "," + secret2);
         server = std::make_unique<FakeGitHub>();
     }
     const FakeGitHub& gh = *server;
@@ -65,6 +66,11 @@ TEST_CASE("secrets: no command prints, logs, stores or posts the token", "[suite
     const std::string history = f("history.jsonl"), logs = f("logs");
     write_file(f("body.md"), "report body\n");
     write_file(f("event.json"), R"({"action": "opened", "issue": {"number": 7}})");
+    // A complete request by an OWNER: issue-request gets as far as the permission API.
+    write_file(f("request.json"),
+               R"({"action": "opened", "repository": {"full_name": "acme/lbm"}, "issue": {)"
+               R"("number": 7, "title": "t", "author_association": "OWNER", "user": {"login": )"
+               R"("alice"}, "body": "```perfsweep\nfrom: 2023-08-01\nto: 2023-08-02\n```\n"}})");
     write_file(f("out.txt"), "");
     write_file(f("summary.md"), "");
     write_file(f("old.csv"), "label,value\n2023-07-01,500\n2023-07-02,501\n2023-07-03,500\n"
@@ -162,6 +168,17 @@ TEST_CASE("secrets: no command prints, logs, stores or posts the token", "[suite
          true},
         {"comment: HTTP 401", {"comment", "--body-file", f("body.md"), "--issue", "8"}, true},
         {"comment: bad flag", {"comment", "--body-file", f("body.md"), "--pr", "zero"}},
+        // A proxy or GHES that echoes the Authorization header into its error replies.
+        {"comment: server echoes the header (422 message and errors[])",
+         {"comment", "--body-file", f("body.md"), "--issue", "8"},
+         true},
+        {"comment --token-env: server echoes the header (raw body)",
+         {"comment", "--body-file", f("body.md"), "--issue", "8", "--token-env", "MY_TOKEN"},
+         true},
+        {"issue-request: server echoes the header (403, --token-env)",
+         {"issue-request", "--event", f("request.json"), "--event-name", "issues", "--token-env",
+          "MY_TOKEN"},
+         true},
         {"probe: benchmark prints its environment",
          with({"probe", "--test", leak, "--reference", "500", "--repeats", "2"}, bench)},
         {"probe: exit-code mode, failing benchmark",
@@ -182,6 +199,14 @@ TEST_CASE("secrets: no command prints, logs, stores or posts the token", "[suite
         }
         if (c.name == "comment: HTTP 401")
             gh.control("faults", R"([{"method":"GET","status":401,"message":"Bad credentials"}])");
+        if (c.name.find("server echoes the header (raw body") != std::string::npos ||
+            c.name.find("server echoes the header (403") != std::string::npos)
+            gh.control("faults", R"([{"status": 403, "times": 9,
+                "body": "<html>denied for {authorization}</html>", "content_type": "text/html"}])");
+        else if (c.name.find("server echoes the header (422") != std::string::npos)
+            gh.control("faults", R"([{"status": 422, "times": 9,
+                "message": "Validation failed for {authorization}",
+                "errors": [{"message": "{authorization}"}, "{authorization}"]}])");
         INFO("command: " << c.name);
         auto cmd_env = env;
         if (std::find(c.args.begin(), c.args.end(), "--token-env") != c.args.end())
@@ -198,8 +223,12 @@ TEST_CASE("secrets: no command prints, logs, stores or posts the token", "[suite
         CHECK(n == 0);
         if (c.name == "run: --json")
             write_file(f("points/p.json"), r.out);
-        if (c.name == "comment: HTTP 401")
+        if (c.name == "comment: HTTP 401" || c.name.find("server echoes") != std::string::npos)
             CHECK(r.exit_code == 3);
+        if (c.name.find("server echoes") != std::string::npos) {
+            CHECK(r.err.find("***") != std::string::npos); // the echo was there, masked
+            gh.control("faults_clear");
+        }
         if (c.name == "run: failing benchmark prints its environment")
             CHECK(r.exit_code == 4);
     }

@@ -96,3 +96,34 @@ TEST_CASE("issue request: who may ask", "[core][issue_request]") {
     CHECK(quote_safe_word("test") == "'test'");
     CHECK(quote_safe_word("$(id)").find("$(") == std::string::npos);
 }
+
+TEST_CASE("issue request: the daily range rule is applied before the run is accepted",
+          "[core][issue_request]") {
+    // More than 10 years of nightly dates: `daily` would refuse it after the GPU job started.
+    auto p = parse_issue_request(block("from: 1900-01-01\nto: 2099-12-31\n"));
+    CHECK(p.values.from.empty());
+    REQUIRE(p.problems.size() == 1);
+    CHECK(p.problems[0].find("more than 3660 nightly dates") != std::string::npos);
+    CHECK(p.problems[0].find("1900") == std::string::npos); // values are never quoted
+    // Exactly the limit is accepted, one more date is not.
+    CHECK(parse_issue_request(block("from: 2020-01-01\nto: 2030-01-07\n")).problems.empty());
+    CHECK(parse_issue_request(block("from: 2020-01-01\nto: 2030-01-08\n")).problems.size() == 1);
+}
+
+TEST_CASE("issue request: a block inside an HTML comment is refused", "[core][issue_request]") {
+    const std::string hidden = "Looks fine.\n<!--\n```perfsweep\nfrom: 2023-08-01\nto: "
+                               "2023-08-02\n```\n-->\n";
+    auto p = parse_issue_request(hidden);
+    REQUIRE(p.problems.size() == 1);
+    CHECK(p.problems[0].find("inside an HTML comment") != std::string::npos);
+    CHECK(p.values.from.empty());
+    // Inline, unclosed, and a comment that opens inside the block's lines.
+    CHECK(!parse_issue_request("x <!-- a\n```perfsweep\nfrom: 2023-08-01\nto: 2023-08-02\n```\n")
+               .problems.empty());
+    CHECK(!parse_issue_request("```perfsweep\nfrom: 2023-08-01 <!--\nto: 2023-08-02\n```\n-->\n")
+               .problems.empty());
+    // A closed comment before or after the block hides nothing.
+    CHECK(parse_issue_request("<!-- template -->\n```perfsweep\nfrom: 2023-08-01\nto: "
+                              "2023-08-02\n```\n<!-- end -->\n")
+              .problems.empty());
+}

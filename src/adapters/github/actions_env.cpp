@@ -1,5 +1,6 @@
 #include "adapters/github/actions_env.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -78,10 +79,10 @@ ports::EventTarget event_target_from_json(const std::string& event_name, const s
     ports::EventTarget t;
     t.event_name = event_name;
     rapidjson::Document d;
-    d.Parse(json.c_str());
-    if (d.HasParseError())
+    if (const auto err = parse_json(d, json))
         throw_usage("GITHUB_EVENT_PATH '" + source + "': invalid JSON at offset " +
-                    std::to_string(d.GetErrorOffset()) + "; expected the event payload object");
+                    std::to_string(err->offset) + " (" + err->message +
+                    "); expected the event payload object");
     if (!d.IsObject())
         throw_usage("GITHUB_EVENT_PATH '" + source + "': not a JSON object");
     // A number field that is present must be a positive integer; a wrong type is an error naming

@@ -1,7 +1,10 @@
 #include "adapters/github/github_client.hpp"
 
 #include "adapters/compat/library_compat.hpp"
+#include "adapters/json/json_parse.hpp"
+#include "adapters/process/secrets.hpp"
 #include "util/error.hpp"
+#include "util/secret_text.hpp"
 #include "util/strings.hpp"
 
 #include <curl/curl.h>
@@ -45,17 +48,57 @@ std::string json_string(const std::string& key, const std::string& value) {
     return buf.GetString();
 }
 
-std::string api_message(const std::string& body) {
-    rapidjson::Document d;
-    d.Parse(body.c_str());
-    if (!d.HasParseError() && d.IsObject() && d.HasMember("message") && d["message"].IsString())
-        return d["message"].GetString();
-    return body.substr(0, 200);
-}
-
 std::string str_field(const rapidjson::Value& v, const char* name) {
     auto it = v.FindMember(name);
     return it != v.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
+}
+
+/// Text from the server made safe to show or store: every secret of this process (the token, the
+/// protected variables, `--env` secrets) masked, token-shaped words masked, one line, at most
+/// `max` bytes (util::scrub_server_text).
+std::string server_text(std::string_view text, const std::string& token,
+                        std::size_t max = util::k_max_server_text) {
+    auto secrets = secret_values();
+    secrets.push_back(token);
+    return util::scrub_server_text(text, secrets, max);
+}
+
+/// The `message` of an API error reply, exactly as sent ("" when there is none): for comparisons
+/// only, never shown (server_text shows it).
+std::string raw_api_message(const std::string& body) {
+    rapidjson::Document d;
+    if (!parse_json(d, body) && d.IsObject() && d.HasMember("message") && d["message"].IsString())
+        return d["message"].GetString();
+    return "";
+}
+
+/// What an error message shows of a reply: the API's `message` and every `errors[]` entry
+/// (`message`, or `code` and `field`), else the start of the body. Server text: scrubbed of every
+/// secret and bounded (util::scrub_server_text): a proxy or GHES may echo the Authorization
+/// header into it.
+std::string api_message(const std::string& body, const std::string& token) {
+    rapidjson::Document d;
+    if (parse_json(d, body) || !d.IsObject() || !d.HasMember("message") || !d["message"].IsString())
+        return server_text(body.substr(0, 4 * util::k_max_server_text), token, 200);
+    std::string text = d["message"].GetString();
+    if (auto e = d.FindMember("errors"); e != d.MemberEnd() && e->value.IsArray()) {
+        std::vector<std::string> parts;
+        for (const auto& x : e->value.GetArray()) {
+            if (parts.size() == 20) { // the message is cut at 512 bytes anyway
+                parts.emplace_back("...");
+                break;
+            }
+            if (x.IsString())
+                parts.emplace_back(x.GetString());
+            else if (x.IsObject() && !str_field(x, "message").empty())
+                parts.push_back(str_field(x, "message"));
+            else if (x.IsObject())
+                parts.push_back(str_field(x, "code") + " " + str_field(x, "field"));
+        }
+        if (!parts.empty())
+            text += " (" + util::join(parts, "; ") + ")";
+    }
+    return server_text(text, token);
 }
 
 long long int_field(const rapidjson::Value& v, const char* name) {
@@ -63,23 +106,25 @@ long long int_field(const rapidjson::Value& v, const char* name) {
     return it != v.MemberEnd() && it->value.IsInt64() ? it->value.GetInt64() : 0;
 }
 
-ports::HostComment to_comment(const rapidjson::Value& v) {
+// Bodies stay as sent (only compared with ours, never shown); the URL is printed and stored as
+// the comment-url output: server text.
+ports::HostComment to_comment(const rapidjson::Value& v, const std::string& token) {
     ports::HostComment c;
     c.id = int_field(v, "id");
     c.body = str_field(v, "body");
-    c.url = str_field(v, "html_url");
+    c.url = server_text(str_field(v, "html_url"), token, 2048);
     auto u = v.FindMember("user");
     if (u != v.MemberEnd() && u->value.IsObject())
         c.author = str_field(u->value, "login");
     return c;
 }
 
-ports::HostIssue to_issue(const rapidjson::Value& v) {
+ports::HostIssue to_issue(const rapidjson::Value& v, const std::string& token) {
     ports::HostIssue i;
     i.number = int_field(v, "number");
-    i.title = str_field(v, "title");
+    i.title = server_text(str_field(v, "title"), token);
     i.body = str_field(v, "body");
-    i.url = str_field(v, "html_url");
+    i.url = server_text(str_field(v, "html_url"), token, 2048);
     i.state = str_field(v, "state");
     auto u = v.FindMember("user");
     if (u != v.MemberEnd() && u->value.IsObject())
@@ -89,9 +134,9 @@ ports::HostIssue to_issue(const rapidjson::Value& v) {
 
 rapidjson::Document parse(const std::string& body, const std::string& what) {
     rapidjson::Document d;
-    d.Parse(body.c_str());
-    if (d.HasParseError())
-        throw_infra("GitHub API " + what + ": reply is not JSON");
+    if (const auto err = parse_json(d, body))
+        throw_infra("GitHub API " + what + ": reply is not JSON (" + err->message + " at offset " +
+                    std::to_string(err->offset) + ")");
     return d;
 }
 
@@ -99,8 +144,7 @@ rapidjson::Document parse(const std::string& body, const std::string& what) {
 // unknown to the caller, not an error: the resource was created).
 rapidjson::Document parse_created(const std::string& body) {
     rapidjson::Document d;
-    d.Parse(body.c_str());
-    if (d.HasParseError())
+    if (parse_json(d, body))
         d.SetNull();
     return d;
 }
@@ -189,8 +233,8 @@ HttpReply GitHubClient::perform(const std::string& method, const std::string& ur
     const CURLcode rc = curl_easy_perform(c);
     if (rc != CURLE_OK) {
         reply.status = 0;
-        reply.transport_error = errbuf[0] ? errbuf : curl_easy_strerror(rc);
-        reply.transport_error = util::replace_all(reply.transport_error, m_opt.token, "***");
+        reply.transport_error =
+            server_text(errbuf[0] ? errbuf : curl_easy_strerror(rc), m_opt.token);
         return reply;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
@@ -219,8 +263,9 @@ std::optional<HttpReply> GitHubClient::request(const std::string& method, const 
             }
             if (last)
                 throw_infra("GitHub API " + what + ": " +
-                            (r.status ? std::to_string(r.status) + " " + api_message(r.body)
-                                      : r.transport_error) +
+                            (r.status
+                                 ? std::to_string(r.status) + " " + api_message(r.body, m_opt.token)
+                                 : r.transport_error) +
                             " (after " + std::to_string(attempt) + " attempts)");
             m_clock.sleep(backoff);
             backoff *= 2;
@@ -241,7 +286,7 @@ std::optional<HttpReply> GitHubClient::request(const std::string& method, const 
             }
             if (wait > m_opt.max_wait_s)
                 throw_infra("GitHub API " + what + ": rate limited (" + std::to_string(r.status) +
-                            " " + api_message(r.body) + "); the wait of " +
+                            " " + api_message(r.body, m_opt.token) + "); the wait of " +
                             std::to_string(std::lround(wait)) + " s exceeds the cap of " +
                             std::to_string(std::lround(m_opt.max_wait_s)) + " s");
             if (last)
@@ -261,7 +306,7 @@ std::optional<HttpReply> GitHubClient::request(const std::string& method, const 
                 hint = " (check the repository name and the token's permissions: "
                        "issues/pull-requests write)";
             throw_infra("GitHub API " + what + ": " + std::to_string(r.status) + " " +
-                        api_message(r.body) + hint);
+                        api_message(r.body, m_opt.token) + hint);
         }
         return r;
     }
@@ -295,11 +340,11 @@ std::optional<std::string> GitHubClient::current_user() {
     const HttpReply r = *request("GET", url, "", true, true);
     // Only the documented answer for an installation token means "no user"; any other 403/404
     // is an error (guessing the wrong author would post a second sticky comment).
-    if (r.status == 403 && api_message(r.body) == "Resource not accessible by integration")
+    if (r.status == 403 && raw_api_message(r.body) == "Resource not accessible by integration")
         return std::nullopt;
     if (r.status == 403 || r.status == 404)
         throw_infra("GitHub API GET /user: " + std::to_string(r.status) + " " +
-                    api_message(r.body) +
+                    api_message(r.body, m_opt.token) +
                     " (check the token; an Actions GITHUB_TOKEN gets 403 'Resource not "
                     "accessible by integration')");
     auto d = parse(r.body, "GET /user");
@@ -322,7 +367,7 @@ std::vector<ports::HostComment> GitHubClient::list_comments(const std::string& r
             throw_infra("GitHub API " + what + ": expected a JSON array");
         for (const auto& v : d.GetArray())
             if (v.IsObject())
-                out.push_back(to_comment(v));
+                out.push_back(to_comment(v, m_opt.token));
     }
     return out;
 }
@@ -339,7 +384,7 @@ GitHubClient::create_comment(const std::string& repo, long long number, const st
     auto d = parse_created(r->body);
     if (!d.IsObject() || int_field(d, "id") == 0)
         return std::nullopt; // created, but the reply is unreadable: the caller re-lists
-    return to_comment(d);
+    return to_comment(d, m_opt.token);
 }
 
 ports::HostComment GitHubClient::update_comment(const std::string& repo, long long id,
@@ -350,7 +395,7 @@ ports::HostComment GitHubClient::update_comment(const std::string& repo, long lo
                      m_opt.api_url + "/repos/" + repo + "/issues/comments/" + std::to_string(id),
                      json_string("body", body), true);
     auto d = parse(r->body, "PATCH comment");
-    return to_comment(d);
+    return to_comment(d, m_opt.token);
 }
 
 std::vector<ports::HostIssue> GitHubClient::list_issues(const std::string& repo,
@@ -373,7 +418,7 @@ std::vector<ports::HostIssue> GitHubClient::list_issues(const std::string& repo,
             throw_infra("GitHub API GET /repos/" + repo + "/issues: expected a JSON array");
         for (const auto& v : d.GetArray())
             if (v.IsObject() && !v.HasMember("pull_request"))
-                out.push_back(to_issue(v));
+                out.push_back(to_issue(v, m_opt.token));
     }
     return out;
 }
@@ -404,7 +449,7 @@ std::optional<ports::HostIssue> GitHubClient::create_issue(const std::string& re
     auto d = parse_created(r->body);
     if (!d.IsObject() || int_field(d, "number") == 0)
         return std::nullopt; // created, but the reply is unreadable: the caller re-lists
-    return to_issue(d);
+    return to_issue(d, m_opt.token);
 }
 
 ports::HostIssue GitHubClient::update_issue(const std::string& repo, long long number,
@@ -429,7 +474,7 @@ ports::HostIssue GitHubClient::update_issue(const std::string& repo, long long n
     auto d = parse(r->body, "PATCH " + path);
     if (!d.IsObject())
         throw_infra("GitHub API PATCH " + path + ": expected a JSON object");
-    return to_issue(d);
+    return to_issue(d, m_opt.token);
 }
 
 std::string GitHubClient::collaborator_permission(const std::string& repo,
@@ -453,7 +498,7 @@ std::string GitHubClient::collaborator_permission(const std::string& repo,
     if (r->status == 404)
         return "none"; // not a user (or not visible to the token): no access
     if (r->status == 403)
-        throw_infra("GitHub API " + what + ": 403 " + api_message(r->body) +
+        throw_infra("GitHub API " + what + ": 403 " + api_message(r->body, m_opt.token) +
                     " (the token needs read access to the repository's metadata)");
     auto d = parse(r->body, what);
     if (!d.IsObject())

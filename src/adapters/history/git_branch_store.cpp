@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <optional>
 #include <random>
+#include <set>
 #include <thread>
 
 namespace perfsweep::adapters {
@@ -346,6 +347,10 @@ struct GitBranchStore::Impl {
 GitBranchStore::GitBranchStore(GitHistorySpec spec, GitStoreOptions options)
     : m_impl(std::make_unique<Impl>()) {
     git_libgit2_init();
+    // Durable, not only atomic: the history's objects and the branch ref are fsynced when written
+    // (libgit2 leaves fsync off by default; the setting is process-wide, so in a process that
+    // opened a git history hourly's checkouts also fsync what they write under .git).
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
     auto& im = *m_impl;
     im.spec = std::move(spec);
     im.opt = std::move(options);
@@ -414,12 +419,21 @@ ports::HistoryLoad GitBranchStore::load() {
 }
 
 void GitBranchStore::append(const std::vector<core::Measurement>& records) {
+    write_batch(records, false);
+}
+
+std::size_t GitBranchStore::append_missing(const std::vector<core::Measurement>& records) {
+    return write_batch(records, true);
+}
+
+std::size_t GitBranchStore::write_batch(const std::vector<core::Measurement>& records,
+                                        bool only_missing) {
     if (records.empty())
-        return;
+        return 0;
     auto& im = *m_impl;
-    std::string lines;
+    std::vector<std::string> encoded;
     for (const auto& m : records)
-        lines += measurement_to_json(m) + "\n";
+        encoded.push_back(measurement_to_json(m));
     std::mt19937 rng(std::random_device{}());
     std::unique_ptr<FileLock> lock;
     if (im.network)
@@ -431,10 +445,28 @@ void GitBranchStore::append(const std::vector<core::Measurement>& records) {
         // Every attempt starts from a fresh read of the tip and re-applies only `records`.
         const auto parent = im.tip();
         std::string content = im.read_file_at(parent);
+        // Only the lines the tip lacks (counted: k copies against j stored append k - j).
+        std::multiset<std::string> stored;
+        if (only_missing)
+            for (const auto& line : util::split(content, '\n'))
+                stored.insert(
+                    line.empty() || line.back() != '\r' ? line : line.substr(0, line.size() - 1));
+        std::string lines;
+        std::size_t count = 0;
+        for (const auto& line : encoded) {
+            if (auto it = stored.find(line); it != stored.end()) {
+                stored.erase(it);
+                continue;
+            }
+            lines += line + "\n";
+            ++count;
+        }
+        if (count == 0)
+            return 0;
         if (!content.empty() && content.back() != '\n')
             content += '\n';
         content += lines;
-        const git_oid commit = im.make_commit(parent, content, records.size());
+        const git_oid commit = im.make_commit(parent, content, count);
         if (im.opt.before_swap)
             im.opt.before_swap(attempt);
         const bool ok = im.network ? im.push(commit, why) : im.cas(im.tip_ref, parent, commit, why);
@@ -444,7 +476,7 @@ void GitBranchStore::append(const std::vector<core::Measurement>& records) {
                 git_reference_create(&r, im.repo.get(), im.tip_ref.c_str(), &commit, 1, nullptr);
                 git_reference_free(r);
             }
-            return;
+            return count;
         }
         // Another writer got there first: back off with jitter, then re-apply on the new tip.
         ++m_reapplied;

@@ -50,6 +50,8 @@ public:
     ports::HistoryLoad load() override;
     /// Append `records` as one commit and publish it; retries on concurrent pushes.
     void append(const std::vector<core::Measurement>& records) override;
+    /// Append those of `records` whose line the tip lacks, compared on each attempt's fresh tip.
+    std::size_t append_missing(const std::vector<core::Measurement>& records) override;
     /// "git:BRANCH" or "git+URL#BRANCH" without credentials.
     std::string describe() const override;
     /// How many times an append was re-applied because another writer moved the branch first.
@@ -58,6 +60,8 @@ public:
     struct Impl;
 
 private:
+    /// append (`only_missing` false) or append_missing; returns the records written.
+    std::size_t write_batch(const std::vector<core::Measurement>& records, bool only_missing);
     std::unique_ptr<Impl> m_impl;
     int m_reapplied = 0;
 };

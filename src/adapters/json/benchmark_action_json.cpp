@@ -1,10 +1,10 @@
 #include "adapters/json/benchmark_action_json.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "util/error.hpp"
 #include "util/time.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <algorithm>
 #include <cmath>
@@ -46,11 +46,16 @@ std::vector<core::Measurement> parse_benchmark_action(const std::string& text,
     std::size_t end = text.find_last_not_of(" \t\r\n;");
     if (end == std::string::npos || end < begin)
         throw_usage(file + ": no JSON after 'window.BENCHMARK_DATA ='");
+    // The JSON with what precedes it blanked (line breaks kept): offsets, lines and columns in
+    // errors are those of the file.
+    std::string json = text.substr(0, end + 1);
+    for (std::size_t i = 0; i < begin; ++i)
+        if (json[i] != '\n')
+            json[i] = ' ';
     rapidjson::Document d;
-    d.Parse(text.data() + begin, end + 1 - begin);
-    if (d.HasParseError())
-        throw_usage(file + ":" + std::to_string(line_of(text, begin + d.GetErrorOffset())) +
-                    ": invalid JSON (" + rapidjson::GetParseError_En(d.GetParseError()) + ")");
+    if (const auto err = parse_json(d, json))
+        throw_usage(file + ":" + std::to_string(line_of(text, err->offset)) + ": invalid JSON (" +
+                    err->message + ")");
     if (!d.IsObject() || !d.HasMember("entries") || !d["entries"].IsObject())
         throw_usage(file + ": expected an object with 'entries': {suite: [...]}");
     struct Row {

@@ -1,5 +1,6 @@
 #include "adapters/json/issue_event_json.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
@@ -40,8 +41,10 @@ const rapidjson::Value& object_at(const rapidjson::Value& obj, const char* name,
 core::IssueEvent issue_event_from_json(const std::string& event_name, const std::string& json,
                                        const std::string& source) {
     rapidjson::Document d;
-    d.Parse(json.c_str(), json.size());
-    if (d.HasParseError() || !d.IsObject())
+    if (const auto err = parse_json(d, json))
+        throw_usage("event payload '" + source + "': not a JSON object (" + err->message +
+                    " at offset " + std::to_string(err->offset) + ")");
+    if (!d.IsObject())
         throw_usage("event payload '" + source + "': not a JSON object");
     core::IssueEvent ev;
     ev.event_name =

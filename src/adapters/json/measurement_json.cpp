@@ -1,10 +1,10 @@
 #include "adapters/json/measurement_json.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -106,10 +106,9 @@ std::string measurement_to_json(const core::Measurement& m) {
 
 core::Measurement measurement_from_json(std::string_view json, const std::string& where) {
     rapidjson::Document d;
-    d.Parse<rapidjson::kParseValidateEncodingFlag>(json.data(), json.size());
-    if (d.HasParseError())
-        throw_usage(where + ": invalid JSON (" + rapidjson::GetParseError_En(d.GetParseError()) +
-                    " at offset " + std::to_string(d.GetErrorOffset()) + ")");
+    if (const auto err = parse_json(d, json, JsonUtf8::validate))
+        throw_usage(where + ": invalid JSON (" + err->message + " at offset " +
+                    std::to_string(err->offset) + ")");
     if (!d.IsObject())
         throw_usage(where + ": expected a JSON object");
     core::Measurement m;

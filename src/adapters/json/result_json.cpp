@@ -1,12 +1,11 @@
 #include "adapters/json/result_json.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "core/commit_text.hpp"
 #include "util/error.hpp"
 #include "util/time.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/reader.h>
 
 #include <algorithm>
 #include <charconv>
@@ -19,88 +18,13 @@ namespace {
 
 using Value = rapidjson::Value;
 
-/// Deepest nesting a result document may have (they nest 6 levels).
-constexpr int k_max_depth = 64;
-
-/// Builds the DOM with numbers converted by std::from_chars (correctly rounded: what the writer's
-/// shortest form names reads back bit for bit) and a nesting limit.
-class ExactHandler {
-public:
-    explicit ExactHandler(rapidjson::Document& d) : m_doc(d) {}
-    bool Null() { return m_doc.Null(); }
-    bool Bool(bool b) { return m_doc.Bool(b); }
-    bool Int(int i) { return m_doc.Int(i); }
-    bool Uint(unsigned i) { return m_doc.Uint(i); }
-    bool Int64(int64_t i) { return m_doc.Int64(i); }
-    bool Uint64(uint64_t i) { return m_doc.Uint64(i); }
-    bool Double(double d) { return m_doc.Double(d); }
-    bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
-        const std::string_view t(s, n);
-        if (t.find_first_of(".eE") == std::string_view::npos) {
-            long long i = 0;
-            const auto r = std::from_chars(t.data(), t.data() + t.size(), i);
-            if (r.ec == std::errc() && r.ptr == t.data() + t.size())
-                return m_doc.Int64(i);
-        }
-        double d = 0;
-        const auto r = std::from_chars(t.data(), t.data() + t.size(), d);
-        if (r.ptr != t.data() + t.size() ||
-            (r.ec != std::errc() && r.ec != std::errc::result_out_of_range)) {
-            m_problem = "a number that cannot be read";
-            return false;
-        }
-        if (r.ec == std::errc::result_out_of_range) // beyond a double: infinity (refused later)
-            d = t.front() == '-' ? -std::numeric_limits<double>::infinity()
-                                 : std::numeric_limits<double>::infinity();
-        return m_doc.Double(d);
-    }
-    bool String(const char* s, rapidjson::SizeType n, bool copy) {
-        return m_doc.String(s, n, copy);
-    }
-    bool StartObject() { return enter() && m_doc.StartObject(); }
-    bool Key(const char* s, rapidjson::SizeType n, bool copy) { return m_doc.Key(s, n, copy); }
-    bool EndObject(rapidjson::SizeType n) {
-        --m_depth;
-        return m_doc.EndObject(n);
-    }
-    bool StartArray() { return enter() && m_doc.StartArray(); }
-    bool EndArray(rapidjson::SizeType n) {
-        --m_depth;
-        return m_doc.EndArray(n);
-    }
-    /// Why the handler stopped the parse, if it did.
-    const std::string& problem() const { return m_problem; }
-
-private:
-    bool enter() {
-        if (++m_depth > k_max_depth) {
-            m_problem = "nesting deeper than " + std::to_string(k_max_depth) + " levels";
-            return false;
-        }
-        return true;
-    }
-    rapidjson::Document& m_doc;
-    int m_depth = 0;
-    std::string m_problem;
-};
-
+/// Parses with the shared nesting limit (adapters/json/json_parse); numbers are read with
+/// std::from_chars (correctly rounded: what the writer's shortest form names reads back bit for
+/// bit).
 void parse_exact(rapidjson::Document& doc, std::string_view text, const std::string& source) {
-    ExactHandler handler(doc);
-    rapidjson::Reader reader;
-    rapidjson::MemoryStream ms(text.data(), text.size());
-    constexpr unsigned flags = rapidjson::kParseNumbersAsStringsFlag |
-                               rapidjson::kParseIterativeFlag |
-                               rapidjson::kParseValidateEncodingFlag;
-    auto generate = [&](rapidjson::Document&) {
-        return !reader.Parse<flags>(ms, handler).IsError();
-    };
-    doc.Populate(generate);
-    if (reader.HasParseError())
-        throw_usage(source + ": not valid JSON at offset " +
-                    std::to_string(reader.GetErrorOffset()) + ": " +
-                    (handler.problem().empty()
-                         ? std::string(rapidjson::GetParseError_En(reader.GetParseErrorCode()))
-                         : handler.problem()));
+    if (const auto err = parse_json(doc, text, JsonUtf8::validate, JsonNumbers::exact))
+        throw_usage(source + ": not valid JSON at offset " + std::to_string(err->offset) + ": " +
+                    err->message);
 }
 
 /// Reads fields with type checks; every error names the source and the JSON path. `legacy`

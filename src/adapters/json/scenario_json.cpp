@@ -1,5 +1,6 @@
 #include "adapters/json/scenario_json.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "util/error.hpp"
 
 #include <rapidjson/document.h>
@@ -47,8 +48,10 @@ std::vector<int> days(const rapidjson::Value& o, const char* key, const std::str
 
 core::SweepScenario scenario_from_json(const std::string& text, const std::string& where) {
     rapidjson::Document d;
-    d.Parse(text.c_str(), text.size());
-    if (d.HasParseError() || !d.IsObject())
+    if (const auto err = parse_json(d, text))
+        throw_usage(where + ": not a JSON object (" + err->message + " at offset " +
+                    std::to_string(err->offset) + ")");
+    if (!d.IsObject())
         throw_usage(where + ": not a JSON object");
     core::SweepScenario s;
     if (d.HasMember("name") && d["name"].IsString())

@@ -1,5 +1,6 @@
 #include "adapters/process/env_probe.hpp"
 
+#include "adapters/json/json_parse.hpp"
 #include "adapters/process/process.hpp"
 #include "core/environment.hpp"
 #include "util/strings.hpp"
@@ -157,8 +158,7 @@ std::map<std::string, std::string> image_labels(const std::string& engine, const
     if (!c.result.started || c.result.exit_code != 0)
         return out; // not present locally: labels are optional, never pulled for
     rapidjson::Document d;
-    d.Parse(c.output.data(), c.output.size());
-    if (d.HasParseError() || !(d.IsObject() || d.IsNull())) {
+    if (parse_json(d, c.output) || !(d.IsObject() || d.IsNull())) {
         warnings.push_back("image labels of " + image + ": not a JSON object; ignored");
         return out;
     }

@@ -11,7 +11,10 @@
 // repeats it. Kinds: status (+ retry_after, reset_in, message), drop: before|after, delay_ms
 // (before processing), reply_delay_ms (after processing), body (raw reply body: malformed JSON),
 // content_type, truncate (promise more bytes than sent, then close), link_loop (rel="next" points
-// at the same page).
+// at the same page), errors (the `errors` array of a status reply), message_repeat (the message
+// N times: a huge message), headers (extra reply headers). In message, errors[].message, body and
+// header values, `{authorization}` becomes the request's Authorization header (a proxy or GHES
+// that echoes it).
 'use strict';
 const http = require('http');
 const fs = require('fs');
@@ -24,7 +27,8 @@ const TOKENS = {
   'ghs_actions_token': { login: 'github-actions[bot]', user_endpoint: false },
 };
 // A test-chosen token (the secrets suite uses a unique value it then greps for everywhere).
-if (process.env.FAKE_GITHUB_TOKEN) TOKENS[process.env.FAKE_GITHUB_TOKEN] = { login: 'perf-bot-user', user_endpoint: true };
+// Several, comma-separated, are all accepted.
+for (const t of (process.env.FAKE_GITHUB_TOKEN || '').split(',')) if (t) TOKENS[t] = { login: 'perf-bot-user', user_endpoint: true };
 
 const routes = [];
 for (const [tpl, methods] of Object.entries(spec.paths)) {
@@ -209,7 +213,12 @@ function handle(req, res, raw) {
   if (!who) return fail(401, 'Bad credentials');
 
   // ---- faults
-  const f = takeFault(req.method, p);
+  const f0 = takeFault(req.method, p);
+  const echo = (v) => (typeof v === 'string' ? v.split('{authorization}').join(h.authorization || '') : v);
+  const f = f0 && { ...f0, message: echo(f0.message), body: echo(f0.body),
+    errors: f0.errors && f0.errors.map((e) => (typeof e === 'string' ? echo(e) : { ...e, message: echo(e.message) })),
+    headers: f0.headers && Object.fromEntries(Object.entries(f0.headers).map(([k, v]) => [k, echo(v)])) };
+  if (f && f.message_repeat) f.message = (f.message || '').repeat(f.message_repeat);
   if (f && (f.body !== undefined || f.content_type || f.truncate || f.link_loop || f.reply_delay_ms)) {
     res.fault = f;
     res.selfUrl = `${base}${p}${url.search}`;
@@ -217,10 +226,12 @@ function handle(req, res, raw) {
   const act = () => {
     if (f && f.drop === 'before') return req.socket.destroy();
     if (f && f.status) {
-      const headers = {};
+      const headers = { ...(f.headers || {}) };
       if (f.retry_after !== undefined) headers['retry-after'] = String(f.retry_after);
       if (f.reset_in !== undefined) { headers['x-ratelimit-remaining'] = '0'; headers['x-ratelimit-reset'] = String(Math.floor(Date.now() / 1000) + f.reset_in); }
-      return send(res, f.status, { message: f.message || `injected ${f.status}` }, headers);
+      const reply = { message: f.message || `injected ${f.status}` };
+      if (f.errors) reply.errors = f.errors;
+      return send(res, f.status, reply, headers);
     }
     serve(req, res, route, params, body, url, base, who, f);
   };
