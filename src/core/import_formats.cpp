@@ -193,6 +193,11 @@ std::vector<Measurement> parse_grep(std::string_view text, const std::string& fi
             throw_usage(at + ": expected 'LABEL:" + (metric.empty() ? "METRIC" : metric) +
                         ": NUMBER' (grep output), got '" + line.substr(0, 60) + "'");
         const std::string label(util::trim(line.substr(0, colon)));
+        if (label.empty())
+            throw_usage(at +
+                        ": the text before the first ':' (the file name, used as the label) is "
+                        "blank; expected 'LABEL:" +
+                        (metric.empty() ? std::string("METRIC") : metric) + ": NUMBER'");
         const std::string rest = line.substr(colon + 1);
         if (metric.empty()) {
             const auto c2 = rest.find(':');

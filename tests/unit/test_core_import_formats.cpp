@@ -98,6 +98,19 @@ TEST_CASE("grep output: malformed lines name file and line", "[core][import]") {
     CHECK_THAT(error_of([] { parse_grep("\n\n", "g.txt", {}); }), Catch::Contains("g.txt"));
 }
 
+TEST_CASE("grep output: a blank file-name prefix is refused, not an empty label",
+          "[core][import]") {
+    // Found by fuzz_import_csv: only blanks before the first ':' imported a point labelled "".
+    CHECK_THAT(error_of([] { parse_grep("       :MLUPS: 101.5\n", "g.txt", {}); }),
+               Catch::Contains("g.txt:1") && Catch::Contains("blank"));
+    CHECK_THAT(error_of([] { parse_grep("a:MLUPS: 1\n \t :MLUPS: 2\n", "g.txt", {}); }),
+               Catch::Contains("g.txt:2") && Catch::Contains("blank"));
+    ImportDefaults d;
+    d.metric = "MLUPS";
+    CHECK_THAT(error_of([&] { parse_grep("   : MLUPS 3\n", "g.txt", d); }),
+               Catch::Contains("g.txt:1") && Catch::Contains("LABEL:MLUPS: NUMBER"));
+}
+
 TEST_CASE("format names and auto-detection", "[core][import]") {
     CHECK(parse_import_format("benchmark-action") == ImportFormat::benchmark_action);
     CHECK(parse_import_format("csv") == ImportFormat::csv);
