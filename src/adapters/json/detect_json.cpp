@@ -31,6 +31,9 @@ std::string detect_to_json(const core::DetectResult& r) {
     w.Uint64(r.points);
     put(w, "noise", r.noise);
     put(w, "relative_noise", r.relative_noise);
+    put(w, "order", std::string(core::to_string(r.order)));
+    w.Key("recovered");
+    w.Bool(r.recovered);
     if (r.failure_rates) // levels are failure rates, relative_change their difference
         put(w, "mode", std::string("exit-code"));
     json_write::put_array(w, "change_points", r.change_points, [&](const auto& c) {
