@@ -1,5 +1,6 @@
 #include "app/record.hpp"
 
+#include "core/import_formats.hpp"
 #include "core/metric_extract.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -45,6 +46,8 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
     m.timestamp = util::format_iso8601(static_cast<util::UnixSeconds>(std::floor(now)));
     if (m.label.empty())
         m.label = m.timestamp.substr(0, 10);
+    else if (auto why = core::label_problem(m.label); !why.empty())
+        throw_usage("--label " + why);
     if (request.status) {
         auto s = core::parse_status(*request.status);
         if (!s)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 
 namespace perfsweep::core {
 
@@ -14,40 +15,147 @@ double successive_difference_scale(const std::vector<double>& y) {
         return 0;
     std::vector<double> d;
     d.reserve(y.size() - 1);
-    double sum = 0;
-    for (std::size_t i = 1; i < y.size(); ++i) {
+    for (std::size_t i = 1; i < y.size(); ++i)
         d.push_back(std::fabs(y[i] - y[i - 1]));
-        sum += d.back();
-    }
     const double m = median(d);
     if (m > 0)
         return 1.4826 * m / std::sqrt(2.0);
-    // Mostly identical neighbours (quantised values): the mean absolute difference of a normal
-    // sample is 2*sigma/sqrt(pi) for differences of variance 2*sigma^2.
-    return sum / static_cast<double>(d.size()) * std::sqrt(std::numbers::pi) / 2.0 / std::sqrt(2.0);
+    // Mostly identical neighbours (quantised values, or a noise-free metric with a few real jumps):
+    // the mean absolute difference of a normal sample is 2*sigma/sqrt(pi) for differences of
+    // variance 2*sigma^2. The largest 10 % are left out, so the jumps themselves are not noise.
+    std::sort(d.begin(), d.end());
+    const std::size_t keep = std::max<std::size_t>(1, d.size() - d.size() / 10);
+    double sum = 0;
+    for (std::size_t i = 0; i < keep; ++i)
+        sum += d[i];
+    return sum / static_cast<double>(keep) * std::sqrt(std::numbers::pi) / 2.0 / std::sqrt(2.0);
 }
 
-namespace {
-double median3(double a, double b, double c) {
-    return std::max(std::min(a, b), std::min(std::max(a, b), c));
+double trimmed_difference_scale(const std::vector<double>& y) {
+    if (y.size() < 2)
+        return 0;
+    std::vector<double> d;
+    for (std::size_t i = 1; i < y.size(); ++i)
+        d.push_back(std::fabs(y[i] - y[i - 1]));
+    std::sort(d.begin(), d.end());
+    const std::size_t keep = std::max<std::size_t>(1, (d.size() * 4 + 4) / 5);
+    double sum = 0;
+    for (std::size_t i = 0; i < keep; ++i)
+        sum += d[i];
+    // E|X| over the smallest 80 % of a half-normal of scale 1 is 0.5585; differences have scale
+    // sqrt(2) sigma.
+    return sum / static_cast<double>(keep) / 0.5585 / std::sqrt(2.0);
 }
-} // namespace
 
-std::vector<double> filter_single_outliers(const std::vector<double>& y, double sigma, double k,
-                                           std::vector<bool>* replaced) {
-    std::vector<double> out = y;
-    if (replaced)
-        replaced->assign(y.size(), false);
+std::vector<double> local_difference_scales(const std::vector<double>& y, std::size_t window) {
     const std::size_t n = y.size();
+    std::vector<double> out(n, 0);
+    if (n < 2)
+        return out;
+    window = std::max<std::size_t>(window, 2);
+    auto scale = [&](std::size_t lo, std::size_t hi) { // points [lo, hi)
+        return successive_difference_scale(
+            std::vector<double>(y.begin() + static_cast<std::ptrdiff_t>(lo),
+                                y.begin() + static_cast<std::ptrdiff_t>(hi)));
+    };
+    const std::size_t enough = std::max<std::size_t>(3, window / 2); // differences on a side
+    for (std::size_t i = 0; i < n; ++i) {
+        // The larger of the scales just before and just after the point, so a point next to a
+        // noisy stretch is judged by it; a side with too few differences does not count.
+        const std::size_t lo = i > window ? i - window : 0;
+        const std::size_t hi = std::min(n, i + window + 1);
+        const bool left = i - lo >= enough, right = hi - i - 1 >= enough;
+        if (left || right) {
+            out[i] = std::max(left ? scale(lo, i + 1) : 0.0, right ? scale(i, hi) : 0.0);
+            continue;
+        }
+        // A short series: the whole of it.
+        out[i] = scale(0, n);
+    }
+    return out;
+}
+
+std::vector<bool> find_outlier_runs(const std::vector<double>& y, const std::vector<double>& sigma,
+                                    const OutlierRunOptions& o) {
+    const std::size_t n = y.size();
+    std::vector<bool> out(n, false);
     if (n < 3)
         return out;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t lo = i == 0 ? 0 : (i == n - 1 ? n - 3 : i - 1);
-        const double m = median3(y[lo], y[lo + 1], y[lo + 2]);
-        if (std::fabs(y[i] - m) > k * sigma) {
-            out[i] = m;
-            if (replaced)
-                (*replaced)[i] = true;
+    // The level of up to `context` points before `from` (step -1) or from `from` on (step +1),
+    // skipping points already found to be outliers; nullopt when there are none.
+    auto side_level = [&](std::size_t from, int step) -> std::optional<double> {
+        std::vector<double> v;
+        for (std::ptrdiff_t j = static_cast<std::ptrdiff_t>(from) + (step < 0 ? -1 : 0);
+             j >= 0 && j < static_cast<std::ptrdiff_t>(n) && v.size() < o.context; j += step)
+            if (!out[static_cast<std::size_t>(j)])
+                v.push_back(y[static_cast<std::size_t>(j)]);
+        if (v.empty())
+            return std::nullopt;
+        return median(v);
+    };
+    // Candidate runs [a, b) are judged against the levels on each side of them (the ends of the
+    // series have one side), in the noise scale of each point. Repeated until nothing changes, so
+    // an outlier next to another one is judged against clean sides.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t len = 1; len <= o.max_run && len < n; ++len) {
+            for (std::size_t a = 0; a + len <= n; ++a) {
+                const std::size_t b = a + len;
+                if (std::any_of(out.begin() + static_cast<std::ptrdiff_t>(a),
+                                out.begin() + static_cast<std::ptrdiff_t>(b),
+                                [](bool f) { return f; }))
+                    continue;
+                const auto left = side_level(a, -1), right = side_level(b, +1);
+                // Signed deviation of point j from the side levels: the smaller one when both
+                // sides agree in sign, 0 when they disagree (j sits between two levels: a step).
+                auto dev = [&](std::size_t j) {
+                    if (!(sigma[j] > 0))
+                        return 0.0;
+                    const double dl = left ? (y[j] - *left) / sigma[j] : 0;
+                    const double dr = right ? (y[j] - *right) / sigma[j] : 0;
+                    if (left && right)
+                        return (dl > 0) == (dr > 0) ? (std::fabs(dl) < std::fabs(dr) ? dl : dr)
+                                                    : 0.0;
+                    return left ? dl : dr;
+                };
+                const bool up = dev(a) > 0;
+                bool run = true, beyond = len >= 2;
+                std::size_t strongest = a;
+                for (std::size_t j = a; j < b; ++j) {
+                    const double d = dev(j);
+                    run = run && (d > 0) == up && std::fabs(d) > o.extend_k;
+                    beyond = beyond && std::fabs(d) > o.level_k;
+                    if (std::fabs(d) > std::fabs(dev(strongest)))
+                        strongest = j;
+                }
+                if (!run || std::fabs(dev(strongest)) <= o.k || beyond)
+                    continue;
+                // Both sides must be one level, clearly closer to each other than to the run's
+                // strongest point: a run between two different levels is part of a step.
+                if (left && right) {
+                    const double near =
+                        std::min(std::fabs(y[strongest] - *left), std::fabs(y[strongest] - *right));
+                    if (!(std::fabs(*left - *right) < 0.5 * near))
+                        continue;
+                }
+                // The run must be maximal: a neighbour off the level on the far side of the run
+                // in the same direction makes it part of a longer run, which is a level.
+                auto extends = [&](std::size_t j, const std::optional<double>& far) {
+                    if (out[j] || !far || !(sigma[j] > 0))
+                        return false;
+                    const double d = (y[j] - *far) / sigma[j];
+                    return (d > 0) == up && std::fabs(d) > o.extend_k &&
+                           std::fabs(d) >= o.extend_share * std::fabs(dev(strongest));
+                };
+                if ((a > 0 && extends(a - 1, right ? right : left)) ||
+                    (b < n && extends(b, left ? left : right)))
+                    continue;
+                if (len >= 2 && b == n)
+                    continue; // the newest points may be a new level
+                for (std::size_t j = a; j < b; ++j)
+                    out[j] = true;
+                changed = true;
+            }
         }
     }
     return out;
@@ -55,17 +163,33 @@ std::vector<double> filter_single_outliers(const std::vector<double>& y, double 
 
 std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, double penalty,
                                    std::size_t min_length) {
+    if (!(sigma > 0))
+        return {};
+    return fit_steps_weighted(y, std::vector<double>(y.size(), 1.0 / (sigma * sigma)), penalty,
+                              min_length);
+}
+
+std::vector<std::size_t> fit_steps_weighted(const std::vector<double>& y,
+                                            const std::vector<double>& w, double penalty,
+                                            std::size_t min_length) {
     const std::size_t n = y.size();
     min_length = std::max<std::size_t>(min_length, 1);
-    if (n < 2 * min_length || !(sigma > 0))
+    if (n < 2 * min_length || w.size() != n)
         return {};
-    // Standardise around the median so prefix sums of squares stay well conditioned.
+    for (double wi : w)
+        if (!(wi > 0) || !std::isfinite(wi))
+            return {};
+    // Standardise around the median, in units of the typical noise scale 1/sqrt(median w), so
+    // prefix sums stay well conditioned; w*(y-m)^2 keeps its value in these units.
     const double centre = median(y);
-    std::vector<double> s1(n + 1, 0), s2(n + 1, 0);
+    const double scale = 1.0 / std::sqrt(median(w));
+    std::vector<double> cw(n + 1, 0), s1(n + 1, 0), s2(n + 1, 0);
     for (std::size_t i = 0; i < n; ++i) {
-        const double z = (y[i] - centre) / sigma;
-        s1[i + 1] = s1[i] + z;
-        s2[i + 1] = s2[i] + z * z;
+        const double z = (y[i] - centre) / scale;
+        const double wz = w[i] * scale * scale;
+        cw[i + 1] = cw[i] + wz;
+        s1[i + 1] = s1[i] + wz * z;
+        s2[i + 1] = s2[i] + wz * z * z;
     }
     const double inf = std::numeric_limits<double>::infinity();
     constexpr std::size_t never = std::numeric_limits<std::size_t>::max();
@@ -76,22 +200,23 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
     // candidate gets an infinite F (so it is never chosen) and is compacted away now and then.
     //
     // Pruning is functional (FPOP-style) and exact. As a function of the last segment's level mu,
-    // candidate s costs Q_s(mu) = F(s) + SSE(s..t) + len * (mu - mean)^2 (+ penalty). A segment
-    // starting at t costs F(t) (+ penalty) at every mu, and from then on both grow by the same
-    // terms, so s can only win for the mu where Q_s(mu) <= F(t): an interval around the segment
-    // mean of half-width sqrt((F(t) - F(s) - SSE) / len). Each candidate keeps the intersection of
-    // these intervals; once it is empty the candidate can never win again, for every end at
-    // which a segment may start at t (t + min_length on). (PELT is the special case of testing
-    // only whether the interval exists.) On stationary data this keeps few candidates alive.
+    // candidate s costs Q_s(mu) = F(s) + SSE(s..t) + W(s..t) * (mu - mean)^2 (+ penalty), with
+    // W the segment's total weight and mean its weighted mean. A segment starting at t costs F(t)
+    // (+ penalty) at every mu, and from then on both grow by the same terms, so s can only win for
+    // the mu where Q_s(mu) <= F(t): an interval around the segment mean of half-width
+    // sqrt((F(t) - F(s) - SSE) / W). Each candidate keeps the intersection of these intervals;
+    // once it is empty the candidate can never win again, for every end at which a segment may
+    // start at t (t + min_length on). (PELT is the special case of testing only whether the
+    // interval exists.) On stationary data this keeps few candidates alive.
     std::vector<std::size_t> c_start{0}, c_prune{never};
-    std::vector<double> c_len{0}, c_f{f[0]}, c_s1{0}, c_s2{0}, c_cost{-inf}, c_lo{-inf}, c_hi{inf};
+    std::vector<double> c_w{0}, c_f{f[0]}, c_s1{0}, c_s2{0}, c_cost{-inf}, c_lo{-inf}, c_hi{inf};
     double f_prev = inf; // f[t-1], for the deferred pruning test
     for (std::size_t t = min_length; t <= n; ++t) {
         if (t >= 2 * min_length && std::isfinite(f[t - min_length])) {
             const std::size_t s = t - min_length;
             c_start.push_back(s);
             c_prune.push_back(never);
-            c_len.push_back(static_cast<double>(s));
+            c_w.push_back(cw[s]);
             c_f.push_back(f[s]);
             c_s1.push_back(s1[s]);
             c_s2.push_back(s2[s]);
@@ -100,28 +225,28 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
             c_hi.push_back(inf);
         }
         if ((t & 15) == 0) { // compact pruned candidates, keeping the arrays aligned
-            std::size_t w = 0;
+            std::size_t k = 0;
             for (std::size_t r = 0; r < c_start.size(); ++r) {
                 if (c_f[r] == inf)
                     continue;
-                c_start[w] = c_start[r];
-                c_prune[w] = c_prune[r];
-                c_len[w] = c_len[r];
-                c_f[w] = c_f[r];
-                c_s1[w] = c_s1[r];
-                c_s2[w] = c_s2[r];
-                c_cost[w] = c_cost[r];
-                c_lo[w] = c_lo[r];
-                c_hi[w] = c_hi[r];
-                ++w;
+                c_start[k] = c_start[r];
+                c_prune[k] = c_prune[r];
+                c_w[k] = c_w[r];
+                c_f[k] = c_f[r];
+                c_s1[k] = c_s1[r];
+                c_s2[k] = c_s2[r];
+                c_cost[k] = c_cost[r];
+                c_lo[k] = c_lo[r];
+                c_hi[k] = c_hi[r];
+                ++k;
             }
-            for (auto* v : {&c_len, &c_f, &c_s1, &c_s2, &c_cost, &c_lo, &c_hi})
-                v->resize(w);
-            c_start.resize(w);
-            c_prune.resize(w);
+            for (auto* v : {&c_w, &c_f, &c_s1, &c_s2, &c_cost, &c_lo, &c_hi})
+                v->resize(k);
+            c_start.resize(k);
+            c_prune.resize(k);
         }
-        const double a_t = s1[t], b_t = s2[t], td = static_cast<double>(t);
-        const double a_prev = s1[t - 1];
+        const double a_t = s1[t], b_t = s2[t], w_t = cw[t];
+        const double a_prev = s1[t - 1], w_prev = cw[t - 1];
         const std::size_t m = c_start.size();
         double best = inf;
         for (std::size_t r = 0; r < m; ++r) {
@@ -130,9 +255,9 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
                 const double slack = f_prev - c_cost[r];
                 bool dead = slack < -1e-9 * (1 + std::fabs(f_prev));
                 if (!dead) {
-                    const double len = td - 1 - c_len[r];
-                    const double mean = (a_prev - c_s1[r]) / len;
-                    const double half = std::sqrt(std::max(slack, 0.0) / len) + 1e-9;
+                    const double wseg = w_prev - c_w[r];
+                    const double mean = (a_prev - c_s1[r]) / wseg;
+                    const double half = std::sqrt(std::max(slack, 0.0) / wseg) + 1e-9;
                     c_lo[r] = std::max(c_lo[r], mean - half);
                     c_hi[r] = std::min(c_hi[r], mean + half);
                     dead = c_lo[r] > c_hi[r];
@@ -143,7 +268,7 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
             if (c_prune[r] <= t)
                 c_f[r] = inf;
             const double a = a_t - c_s1[r];
-            const double c = c_f[r] + (b_t - c_s2[r]) - a * a / (td - c_len[r]);
+            const double c = c_f[r] + (b_t - c_s2[r]) - a * a / (w_t - c_w[r]);
             c_cost[r] = c;
             best = c < best ? c : best;
         }

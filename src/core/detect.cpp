@@ -57,8 +57,10 @@ std::optional<double> time_key(const std::string& label) {
 }
 
 /// Order points chronologically (stable) when every label is a date or ISO time, else by their
-/// timestamps when every point has one, else keep the given (file) order.
-void order_points(std::vector<Point>& points) {
+/// timestamps when every point has one, else keep the given (file) order. Says which; for file
+/// order `note` names a label and a point that stopped the other two.
+PointOrder order_points(std::vector<Point>& points, std::string* note) {
+    std::string first_non_date, first_without_time;
     for (bool by_label : {true, false}) {
         std::vector<std::pair<double, std::size_t>> keys;
         for (std::size_t i = 0; i < points.size(); ++i) {
@@ -67,8 +69,10 @@ void order_points(std::vector<Point>& points) {
                 k = time_key(points[i].label);
             else if (auto t = util::parse_iso8601(points[i].timestamp))
                 k = static_cast<double>(*t);
-            if (!k)
+            if (!k) {
+                (by_label ? first_non_date : first_without_time) = points[i].label;
                 break;
+            }
             keys.emplace_back(*k, i);
         }
         if (keys.size() != points.size())
@@ -80,8 +84,12 @@ void order_points(std::vector<Point>& points) {
         for (const auto& k : keys)
             sorted.push_back(std::move(points[k.second]));
         points = std::move(sorted);
-        return;
+        return by_label ? PointOrder::label_time : PointOrder::timestamp;
     }
+    if (note && !points.empty())
+        *note = "label '" + first_non_date.substr(0, 60) + "' is not a date and point '" +
+                first_without_time.substr(0, 60) + "' has no timestamp";
+    return PointOrder::file;
 }
 
 double slice_median(const std::vector<double>& y, std::size_t b, std::size_t e) {
@@ -114,6 +122,18 @@ std::string number(double v) {
 
 } // namespace
 
+std::vector<SeriesPoint> ordered_points(const std::vector<Measurement>& series, PointOrder* order) {
+    std::vector<Point> points = pool_by_label(series);
+    const PointOrder o = order_points(points, nullptr);
+    if (order)
+        *order = o;
+    std::vector<SeriesPoint> out;
+    out.reserve(points.size());
+    for (auto& p : points)
+        out.push_back({std::move(p.label), std::move(p.values)});
+    return out;
+}
+
 DetectResult detect(const std::vector<Measurement>& series, const DetectOptions& options) {
     DetectResult r;
     r.threshold = options.threshold;
@@ -124,11 +144,13 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
         r.direction = series.front().direction;
     }
     std::vector<Point> points = pool_by_label(series);
-    order_points(points);
+    r.order = order_points(points, &r.order_note);
 
     std::vector<std::string> labels;
-    std::vector<double> y;      // point medians
-    std::vector<double> within; // per-point standard error of the median from repeats
+    std::vector<double> y;     // point medians
+    std::vector<double> se;    // standard error of a point's median from its repeats (unit)
+    std::vector<double> se_at; // ... and that point's median
+    double within_dof = 0;     // degrees of freedom those repeats give
     for (auto& p : points) {
         if (p.values.empty()) {
             r.failed.push_back({p.label, p.failure});
@@ -138,7 +160,10 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
         y.push_back(median(p.values));
         if (p.values.size() >= 2) {
             const Summary s = summarize(p.values);
-            within.push_back(std::max(s.mad, 0.0) / std::sqrt(static_cast<double>(s.n)));
+            const double spread = s.mad > 0 ? s.mad : s.stddev;
+            se.push_back(1.2533 * spread / std::sqrt(static_cast<double>(s.n)));
+            se_at.push_back(y.back());
+            within_dof += static_cast<double>(s.n - 1);
         }
     }
     const std::size_t n = y.size();
@@ -150,105 +175,299 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
         return r;
     }
 
-    // Noise of one point: day-to-day scatter (successive differences) but never below what the
-    // repeats inside a point show. Scale-free: everything below is in units of this.
+    // Statistics run on log(values) when every point is positive: benchmark noise is mostly
+    // proportional to the level, so a level 50 times higher is not 50 times "noisier" and a
+    // relative threshold is a fixed distance. Levels are reported in the metric's own unit.
+    const bool log_scale = *std::min_element(y.begin(), y.end()) > 0;
+    std::vector<double> z = y;
+    if (log_scale) {
+        for (double& v : z)
+            v = std::log(v);
+        for (std::size_t j = 0; j < se.size(); ++j)
+            se[j] /= se_at[j]; // relative, like differences of logs
+    }
+    // Noise of one point, per point: the day-to-day scatter around it (successive differences
+    // within +-noise_window points, so a noisier stretch gets a larger scale than a quiet one),
+    // never below what the repeats inside the points show, nor below a floor that stands for
+    // "noise-free" (bytes, instruction counts).
     const double centre = median(y);
-    double sigma = std::max(successive_difference_scale(y), within.empty() ? 0.0 : median(within));
-    const double floor = 1e-12 * std::max(std::fabs(centre), 1e-300);
-    if (!(sigma > floor))
-        sigma = floor;
-    r.noise = sigma;
-    r.relative_noise = centre != 0 ? sigma / std::fabs(centre) : 0;
+    const double floor = log_scale ? 1e-9 : std::max(1e-9 * std::fabs(centre), 1e-300);
+    const double within = se.empty() ? 0.0 : median(se);
+    // The local scale counts only where it differs from the whole series' scale by more than a
+    // factor noise_band (a quiet or a noisy stretch); within that band it is mostly sampling error,
+    // and a dip's own edges would inflate it exactly where the dip is. When the points scatter no
+    // more than their repeats say (allowing for the uncertainty of a scatter estimate from few
+    // differences), the repeats measure the same noise: then every point gets that one scale, and
+    // the repeats' degrees of freedom count (a few nightlies with 5 repeats each are evidence).
+    const double between_dof = options.dof_factor * static_cast<double>(n - 1);
+    // (The smaller of a trimmed-mean and a median scale of the differences: with a handful of
+    // nights one step is a fifth of the differences, and the trimmed mean alone counts it as
+    // scatter.)
+    const double scatter = std::min(trimmed_difference_scale(z), successive_difference_scale(z));
+    const bool repeats_agree =
+        within > 0 && scatter <= within * (1 + 2 / std::sqrt(std::max(between_dof, 1.0)));
+    auto point_scales = [&](const std::vector<double>& v) {
+        if (repeats_agree)
+            return std::vector<double>(v.size(), std::max({within, scatter, floor}));
+        const double global = successive_difference_scale(v);
+        std::vector<double> s = local_difference_scales(v, options.noise_window);
+        for (double& x : s) {
+            if (x <= options.noise_band * global && options.noise_band * x >= global)
+                x = global;
+            x = std::max({x, within, floor});
+        }
+        return s;
+    };
 
-    std::vector<bool> replaced;
-    const std::vector<double> yf = filter_single_outliers(y, sigma, options.outlier_k, &replaced);
-    for (std::size_t i = 0; i < n; ++i)
-        if (replaced[i])
+    // Short outlier runs (1-2 points off the level on both sides) are left out of the fit, with
+    // nothing put in their place: a good point between two outliers stays a good point.
+    OutlierRunOptions oo;
+    oo.k = options.outlier_k;
+    oo.level_k = options.level_k;
+    const std::vector<bool> outlier = find_outlier_runs(z, point_scales(z), oo);
+    std::vector<std::size_t> keep; // indexes (into y, labels) of the points the fit uses
+    for (std::size_t i = 0; i < n; ++i) {
+        if (outlier[i])
             r.outliers.push_back(labels[i]);
+        else
+            keep.push_back(i);
+    }
+    std::vector<double> yf, zf; // kept points: values and their statistics scale
+    for (std::size_t i : keep) {
+        yf.push_back(y[i]);
+        zf.push_back(z[i]);
+    }
+    const std::size_t nf = yf.size();
+    const std::vector<double> sigma = point_scales(zf); // outliers no longer inflate the scale
+    r.relative_noise =
+        log_scale ? median(sigma) : (centre != 0 ? median(sigma) / std::fabs(centre) : 0);
+    r.noise = log_scale ? median(sigma) * std::fabs(centre) : median(sigma);
 
-    const double penalty = options.penalty_factor * std::log(static_cast<double>(n));
+    // Step fit: each point weighted by its own noise scale.
+    std::vector<double> w(nf);
+    for (std::size_t i = 0; i < nf; ++i)
+        w[i] = 1.0 / (sigma[i] * sigma[i]);
+    const double penalty =
+        options.penalty_factor * std::log(static_cast<double>(std::max<std::size_t>(nf, 2)));
     std::vector<std::size_t> bounds{0};
-    for (std::size_t s : fit_steps(yf, sigma, penalty, 2))
+    for (std::size_t s : fit_steps_weighted(zf, w, penalty, 2))
         bounds.push_back(s);
-    bounds.push_back(n);
+    bounds.push_back(nf);
 
-    // Merge: drop the weakest change point until every one left is significant and large enough.
-    const double dof = std::max(1.0, options.dof_factor * static_cast<double>(n - 1));
-    auto evaluate = [&](std::size_t j) { // change between segment j-1 and j (bounds[j])
-        const std::size_t a = bounds[j - 1], b = bounds[j], c = bounds[j + 1];
-        const double nl = static_cast<double>(b - a), nr = static_cast<double>(c - b);
-        const double t =
-            (slice_mean(yf, b, c) - slice_mean(yf, a, b)) / (sigma * std::sqrt(1 / nl + 1 / nr));
-        const double p = student_t_two_sided_p(t, dof);
-        const double rel = relative(slice_median(yf, a, b), slice_median(yf, b, c));
-        return std::pair{p, rel};
+    // Significance: drop the weakest change point until every one left has p < alpha, by a
+    // two-sample test of the adjacent segments' levels with their points' own noise scales.
+    // Degrees of freedom: a conservative share of the differences the scale comes from, plus
+    // those of the repeats when they agree with the scatter (see above).
+    const double dof = std::max(options.dof_min, options.dof_factor * static_cast<double>(nf - 1) +
+                                                     (repeats_agree ? within_dof : 0.0));
+    // Location of the points [a, e) and the variance of that estimate: the mean for 4 or more
+    // points, the median for 3 (a lone outlier cannot carry it), and for 1-2 points the one
+    // nearest `toward` (both points of a 2-point level must be off, not one outlier and its
+    // neighbour).
+    auto location = [&](std::size_t a, std::size_t e, double toward, double& var) {
+        const std::size_t len = e - a;
+        double v = 0;
+        for (std::size_t i = a; i < e; ++i)
+            v += sigma[i] * sigma[i];
+        if (len >= 4) {
+            var = v / static_cast<double>(len * len);
+            return slice_mean(zf, a, e);
+        }
+        if (len == 3) {
+            var = 1.5708 * v / 9.0;
+            return slice_median(zf, a, e);
+        }
+        std::size_t best = a;
+        for (std::size_t i = a; i < e; ++i)
+            if (std::fabs(zf[i] - toward) < std::fabs(zf[best] - toward))
+                best = i;
+        var = sigma[best] * sigma[best];
+        return zf[best];
+    };
+    auto test2 = [&](std::size_t a0, std::size_t a1, std::size_t b0, std::size_t b1) {
+        // points [a0,a1) against [b0,b1); the longer side first, the shorter one toward it
+        double va = 0, vb = 0;
+        double la = 0, lb = 0;
+        if (a1 - a0 >= b1 - b0) {
+            la = location(a0, a1, 0, va);
+            lb = location(b0, b1, la, vb);
+        } else {
+            lb = location(b0, b1, 0, vb);
+            la = location(a0, a1, lb, va);
+        }
+        return student_t_two_sided_p((lb - la) / std::sqrt(va + vb), dof);
+    };
+    auto test = [&](std::size_t a, std::size_t b, std::size_t c) { return test2(a, b, b, c); };
+    auto p_at = [&](std::size_t j) { return test(bounds[j - 1], bounds[j], bounds[j + 1]); };
+    // A 2-point level must pass alpha / 10: heavy tails make two adjacent large deviations far
+    // likelier than Gaussian noise does, while a real 2-point level (a new one at the end, or a
+    // short one in a quiet series) is usually many noise scales away.
+    auto weakness = [&](std::size_t j) { // p / the alpha it must pass; >= 1: not significant
+        const bool two = bounds[j] - bounds[j - 1] == 2 || bounds[j + 1] - bounds[j] == 2;
+        return p_at(j) / (two ? options.alpha / 10 : options.alpha);
     };
     while (bounds.size() > 2) {
         std::size_t worst = 0;
-        double worst_p = -1, worst_rel = std::numeric_limits<double>::infinity();
-        bool by_p = false;
-        for (std::size_t j = 1; j + 1 < bounds.size(); ++j) {
-            auto [p, rel] = evaluate(j);
-            if (p >= options.alpha && p > worst_p) {
+        double worst_p = 1;
+        for (std::size_t j = 1; j + 1 < bounds.size(); ++j)
+            if (const double q = weakness(j); q >= worst_p) {
                 worst = j;
-                worst_p = p;
-                by_p = true;
-            } else if (!by_p && std::fabs(rel) < options.threshold && std::fabs(rel) < worst_rel) {
-                worst = j;
-                worst_rel = std::fabs(rel);
+                worst_p = q;
             }
-        }
         if (worst == 0)
             break;
         bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(worst));
     }
 
-    for (std::size_t j = 0; j + 1 < bounds.size(); ++j)
-        r.segments.push_back({labels[bounds[j]], labels[bounds[j + 1] - 1],
-                              bounds[j + 1] - bounds[j],
-                              slice_median(yf, bounds[j], bounds[j + 1])});
-    for (std::size_t j = 1; j + 1 < bounds.size(); ++j) {
-        auto [p, rel] = evaluate(j);
+    // Size: a change point is reported when the levels just before and after it differ by at
+    // least the threshold (or, for a slow drift of small steps, when the level since the last
+    // reported change point does). Levels are never recomputed from merged segments, so a small
+    // step next to a short dip cannot shrink the dip's own edges below the threshold.
+    const std::size_t m = bounds.size() - 1; // statistically distinct segments
+    std::vector<double> level(m);
+    for (std::size_t j = 0; j < m; ++j)
+        level[j] = slice_median(yf, bounds[j], bounds[j + 1]);
+    struct Reported {
+        std::size_t bound; // index into bounds
+        double old_level, new_level, p;
+    };
+    std::vector<Reported> reported;
+    std::size_t since = 0; // first segment of the current reported level
+    for (std::size_t j = 1; j < m; ++j) {
+        if (std::fabs(relative(level[j - 1], level[j])) >= options.threshold) {
+            reported.push_back({j, level[j - 1], level[j], p_at(j)});
+            since = j;
+            continue;
+        }
+        const double so_far = slice_median(yf, bounds[since], bounds[j]);
+        if (std::fabs(relative(so_far, level[j])) >= options.threshold) {
+            reported.push_back(
+                {j, so_far, level[j], test(bounds[since], bounds[j], bounds[j + 1])});
+            since = j;
+        }
+    }
+
+    std::vector<std::size_t> cuts{0}; // into yf
+    for (const auto& rep : reported)
+        cuts.push_back(bounds[rep.bound]);
+    cuts.push_back(nf);
+    for (std::size_t j = 0; j + 1 < cuts.size(); ++j)
+        r.segments.push_back({labels[keep[cuts[j]]], labels[keep[cuts[j + 1] - 1]],
+                              cuts[j + 1] - cuts[j], slice_median(yf, cuts[j], cuts[j + 1])});
+    for (const auto& rep : reported) {
+        const std::size_t b = bounds[rep.bound];
         ChangePoint cp;
-        cp.index = bounds[j];
-        cp.last_before = labels[bounds[j] - 1];
-        cp.first_after = labels[bounds[j]];
-        cp.old_level = r.segments[j - 1].level;
-        cp.new_level = r.segments[j].level;
-        cp.relative_change = rel;
-        cp.p_value = p;
-        const bool worse = is_better(r.direction, cp.old_level, cp.new_level);
-        cp.kind = worse ? ChangeKind::regression : ChangeKind::improvement;
+        cp.index = keep[b];
+        cp.last_before = labels[keep[b - 1]];
+        cp.first_after = labels[keep[b]];
+        cp.old_level = rep.old_level;
+        cp.new_level = rep.new_level;
+        cp.relative_change = relative(rep.old_level, rep.new_level);
+        cp.p_value = rep.p;
+        cp.kind = is_better(r.direction, cp.old_level, cp.new_level) ? ChangeKind::regression
+                                                                     : ChangeKind::improvement;
         r.change_points.push_back(cp);
     }
 
-    const Segment& last = r.segments.back();
-    if (!r.change_points.empty()) {
-        const ChangePoint& cp = r.change_points.back();
-        r.verdict = cp.kind == ChangeKind::regression ? Verdict::regression : Verdict::improvement;
-        r.reason =
-            "the latest level " + number(cp.new_level) + " is " + percent(cp.relative_change) +
-            " from " + number(cp.old_level) + " since " + cp.first_after +
-            " (last before: " + cp.last_before + ", p " +
-            (cp.p_value < 1e-6 ? std::string("< 1e-6") : "= " + util::format_fixed(cp.p_value, 6)) +
-            ")";
-        const std::size_t k = r.segments.size();
-        if (k >= 3 &&
-            std::fabs(relative(r.segments[k - 3].level, cp.new_level)) < options.threshold)
-            r.reason += "; this is a recovery to the level before " +
-                        r.change_points[k - 3].first_after + " (" +
-                        number(r.segments[k - 3].level) + ")";
-    } else {
+    // Verdict about the present: the newest level against the reference level.
+    const std::size_t k = r.segments.size() - 1;
+    r.present = r.segments.back();
+    const Segment& last = r.present;
+    auto p_text = [](double p) {
+        return p < 1e-6 ? std::string("p < 1e-6") : "p = " + util::format_fixed(p, 6);
+    };
+    auto span = [&](const Segment& s) {
+        return s.first_label == s.last_label ? s.first_label : s.first_label + ".." + s.last_label;
+    };
+    if (k == 0) {
         r.verdict = Verdict::no_regression;
         r.reason = "no level shift of at least " + percent(options.threshold).substr(1) + " over " +
                    std::to_string(n) + " points (level " + number(last.level) + ", noise " +
                    percent(r.relative_noise).substr(1) + ")";
+    } else {
+        // A return: an established level the present is back at, after a short excursion.
+        std::size_t ref = k;
+        std::size_t away = 0; // points between that level and the present
+        for (std::size_t j = k - 1; j-- > 0;) {
+            away += r.segments[j + 1].points;
+            if (away > options.excursion_points)
+                break;
+            if (r.segments[j].points >= options.established_points &&
+                std::fabs(relative(r.segments[j].level, last.level)) < options.threshold) {
+                ref = j;
+                break;
+            }
+        }
+        // Otherwise the last established level before the present (shorter ones are an
+        // excursion), else the first level.
+        if (ref == k) {
+            ref = 0;
+            for (std::size_t j = k; j-- > 0;)
+                if (r.segments[j].points >= options.established_points) {
+                    ref = j;
+                    break;
+                }
+        }
+        r.reference = r.segments[ref];
+        r.present_change = relative(r.reference.level, last.level);
+        const double p = test2(cuts[ref], cuts[ref + 1], cuts[k], cuts[k + 1]);
+        const ChangePoint& latest = r.change_points.back();
+        // Where the present level began: the change point that starts the last segment.
+        const std::string present_since = latest.first_after;
+        const std::string ref_text = number(r.reference.level) + " (" + span(r.reference) + ", " +
+                                     std::to_string(r.reference.points) + " point" +
+                                     (r.reference.points == 1 ? "" : "s") + ")";
+        // An excursion: the segments between the reference and the present.
+        std::string excursion;
+        if (ref + 1 < k) {
+            double lo = r.segments[ref + 1].level, hi = lo;
+            for (std::size_t j = ref + 1; j < k; ++j) {
+                lo = std::min(lo, r.segments[j].level);
+                hi = std::max(hi, r.segments[j].level);
+            }
+            const double far =
+                std::fabs(lo - r.reference.level) > std::fabs(hi - r.reference.level) ? lo : hi;
+            excursion = r.segments[ref + 1].first_label + ".." + r.segments[k - 1].last_label +
+                        " (" + (far < r.reference.level ? "down to " : "up to ") + number(far) +
+                        ", " + percent(relative(r.reference.level, far)) + ")";
+        }
+        if (std::fabs(r.present_change) >= options.threshold) {
+            r.verdict = is_better(r.direction, r.reference.level, last.level)
+                            ? Verdict::regression
+                            : Verdict::improvement;
+            r.reason = "the latest level " + number(last.level) + " is " +
+                       percent(r.present_change) + " from the reference level " + ref_text +
+                       " since " + present_since + " (last before: " + latest.last_before + ", " +
+                       p_text(p) + ")";
+            if (!excursion.empty())
+                r.reason += "; after an excursion " + excursion;
+            // Say when the present is a return to an older established level.
+            for (std::size_t j = ref; j-- > 0;)
+                if (r.segments[j].points >= options.established_points &&
+                    std::fabs(relative(r.segments[j].level, last.level)) < options.threshold) {
+                    r.reason += "; it is back at the level of " + span(r.segments[j]) + " (" +
+                                number(r.segments[j].level) + ")";
+                    break;
+                }
+        } else if (!excursion.empty()) {
+            r.verdict = Verdict::no_regression;
+            r.recovered = true;
+            r.reason = "recovered: the latest level " + number(last.level) + " (since " +
+                       present_since + ") is within " + percent(options.threshold).substr(1) +
+                       " of the reference level " + ref_text + " after the excursion " + excursion;
+        } else {
+            r.verdict = Verdict::no_regression;
+            r.reason = "the latest level " + number(last.level) + " is within " +
+                       percent(options.threshold).substr(1) + " of the reference level " +
+                       ref_text + " (" + percent(r.present_change) + ")";
+        }
     }
     // The newest point alone can be an outlier or the first point of a new level; say so.
-    if (replaced[n - 1] && r.verdict == Verdict::no_regression) {
+    if (outlier[n - 1] && r.verdict == Verdict::no_regression) {
         const double rel = relative(last.level, y[n - 1]);
         if (std::fabs(rel) >= options.threshold) {
             r.verdict = Verdict::inconclusive;
+            r.recovered = false;
             r.reason = "the latest point " + labels[n - 1] + " (" + number(y[n - 1]) + ") is " +
                        percent(rel) + " from the level " + number(last.level) +
                        "; one point cannot tell an outlier from a new level: measure it again "
@@ -280,7 +499,7 @@ DetectResult detect_failures(const std::vector<Measurement>& series, const Detec
     }
     r.direction = Direction::lower_is_better; // more failures is worse
     std::vector<Point> points = pool_by_label(series);
-    order_points(points);
+    r.order = order_points(points, &r.order_note);
     std::vector<std::string> labels;
     std::vector<PassFail> counts;
     for (const auto& p : points) {
@@ -382,6 +601,18 @@ DetectResult detect_failures(const std::vector<Measurement>& series, const Detec
         }
     }
     return r;
+}
+
+std::string_view to_string(PointOrder o) {
+    switch (o) {
+    case PointOrder::label_time:
+        return "label dates";
+    case PointOrder::timestamp:
+        return "timestamps";
+    case PointOrder::file:
+        break;
+    }
+    return "file order";
 }
 
 std::string_view to_string(Verdict v) {

@@ -13,12 +13,25 @@ namespace perfsweep::core {
 
 /// Tunables of `detect`; the defaults are the documented ones (docs/detection.md).
 struct DetectOptions {
-    double threshold = 0.02;     ///< smallest relative change reported (and acted on)
-    double alpha = 0.001;        ///< a change point's p-value must be below this
-    double penalty_factor = 5.0; ///< penalty per change point = factor * ln(n) noise variances
-    double outlier_k = 4.0;      ///< a lone point further than k noise scales is an outlier
-    std::size_t min_points = 4;  ///< fewer ok points than this: inconclusive
-    double dof_factor = 0.3;     ///< effective degrees of freedom of the noise scale per point
+    double threshold = 0.02;       ///< smallest relative change reported (and acted on)
+    double alpha = 0.001;          ///< a change point's p-value must be below this
+    double penalty_factor = 4.0;   ///< penalty per change point = factor * ln(n) noise variances
+    double outlier_k = 4.0;        ///< a run of <= 2 points this many noise scales off is outliers
+    double level_k = 25.0;         ///< ... unless every point is this far off: then it is a level
+    std::size_t min_points = 4;    ///< fewer ok points than this: inconclusive
+    double dof_factor = 0.3;       ///< effective degrees of freedom of the noise scale per point
+    double dof_min = 3.0;          ///< never fewer degrees of freedom than this
+    std::size_t noise_window = 15; ///< local noise scale: differences within +-this many points
+    double noise_band = 2.0;       ///< ... used where it differs from the series' by more
+    std::size_t established_points = 5; ///< a level of at least this many points is a reference
+    std::size_t excursion_points = 10;  ///< at most this many points away and back: recovered
+};
+
+/// How the points of a series were put in time order.
+enum class PointOrder {
+    label_time, ///< every label is a date or ISO 8601 time
+    timestamp,  ///< every point has a measurement timestamp (imports: the run date)
+    file,       ///< neither: the order of the input, which may not be time order
 };
 
 /// The verdict about the latest level.
@@ -69,11 +82,36 @@ struct DetectResult {
     /// Exit-code series: levels are failure rates (0..1) and `relative_change` is their
     /// difference; `detect_failures` sets it.
     bool failure_rates = false;
+    PointOrder order = PointOrder::file; ///< how the points were ordered
+    std::string order_note;              ///< why, when the order is the file's (else "")
+    /// The level the present is judged against: an earlier level of at least `established_points`
+    /// points that the present is back at after at most `excursion_points` points away
+    /// (`recovered`), else the last level of at least `established_points` points before the
+    /// present one (shorter runs in between are an excursion), else the first. Empty (points = 0)
+    /// without change points.
+    Segment reference;
+    Segment present;           ///< the newest level (the last segment)
+    double present_change = 0; ///< (present - reference) / |reference|
+    bool recovered = false;    ///< change points, but the present is back at the reference
 };
 
-/// Detect change points over `series` (all one benchmark and metric, in time order; repeats of
-/// one label may be separate measurements and are pooled) and decide the verdict. Measurements
-/// whose status is not ok or that have no values are listed in `failed`. Deterministic.
+/// One point of a series as `detect` sees it: every ok value of one label.
+struct SeriesPoint {
+    std::string label;
+    std::vector<double> values; ///< empty when the point failed
+};
+
+/// The points of `series` in the order `detect` uses: measurements pooled by label (the first
+/// appearance fixes the position), then put in time order as `order` says (see PointOrder).
+std::vector<SeriesPoint> ordered_points(const std::vector<Measurement>& series,
+                                        PointOrder* order = nullptr);
+
+/// Detect change points over `series` (all one benchmark and metric; repeats of one label may be
+/// separate measurements and are pooled; points are put in time order as `order` says) and decide
+/// the verdict from the present level against the reference level: regression or improvement when
+/// they differ by at least the threshold, else no_regression (`recovered` when an excursion came
+/// back). Measurements whose status is not ok or that have no values are listed in `failed`.
+/// Deterministic.
 DetectResult detect(const std::vector<Measurement>& series, const DetectOptions& options = {});
 
 /// Whether `series` holds exit-code measurements (`--mode exit-code`): some carry exit statuses
@@ -88,6 +126,8 @@ bool is_exit_code_series(const std::vector<Measurement>& series);
 DetectResult detect_failures(const std::vector<Measurement>& series,
                              const DetectOptions& options = {});
 
+/// "label dates" / "timestamps" / "file order".
+std::string_view to_string(PointOrder o);
 /// "regression" / "improvement" / "no_regression" / "inconclusive".
 std::string_view to_string(Verdict v);
 /// The process exit code for `v` (util/exit_codes.hpp: 1, 5, 0, 4); defined with the other

@@ -41,6 +41,12 @@ std::string render_detect_text(const core::DetectResult& r) {
         out += "  " + std::to_string(r.points) + " points, noise " + num(r.noise) + " (" +
                util::format_fixed(100 * r.relative_noise, 3) + "%), threshold " +
                util::format_fixed(100 * r.threshold, 2) + "%\n";
+    if (r.points > 0)
+        out += "  ordered by " + std::string(core::to_string(r.order)) +
+               (r.order == core::PointOrder::file
+                    ? " (warning: may not be time order: " + r.order_note + ")"
+                    : "") +
+               "\n";
     // Exit-code mode: levels are failure rates, changes their difference in points.
     auto level = [&](double v) {
         return r.failure_rates ? util::format_fixed(100 * v, 1) + "%" : num(v);

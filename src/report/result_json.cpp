@@ -71,7 +71,9 @@ void detect_fields(JsonWriter& w, const core::DetectResult& r) {
         .member("threshold", r.threshold)
         .member("points", r.points)
         .member("noise", r.noise)
-        .member("relative_noise", r.relative_noise);
+        .member("relative_noise", r.relative_noise)
+        .member("order", core::to_string(r.order))
+        .member("recovered", r.recovered);
     w.key("change_points").begin_array();
     for (const auto& c : r.change_points)
         w.begin_object()

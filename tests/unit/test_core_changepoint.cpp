@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -98,14 +99,40 @@ TEST_CASE("noise scale from successive differences ignores a few steps", "[core]
     CHECK(successive_difference_scale({5, 5, 5, 6, 6, 6}) > 0); // quantised values fall back
 }
 
-TEST_CASE("a lone outlier is filtered, a run of two is kept", "[core][changepoint]") {
-    std::vector<double> y{10, 10.1, 9.9, 30, 10, 10.1, 5, 5, 10, 10, 9.9, 10, 0};
-    std::vector<bool> replaced;
-    auto f = filter_single_outliers(y, 0.1, 4, &replaced);
-    CHECK(replaced[3]);
-    CHECK(f[3] == Approx(10.0)); // median of 9.9, 30, 10
-    CHECK_FALSE(replaced[6]);
-    CHECK_FALSE(replaced[7]);
-    CHECK(replaced[12]); // the last point alone
-    CHECK_FALSE(replaced[0]);
+TEST_CASE("short outlier runs are found, levels and steps are not", "[core][changepoint]") {
+    // sigma 0.1 everywhere: a lone spike (3), a 2-point run 20 sigma off (6, 7), a good point
+    // between two same-sign outliers (14 between 13 and 15), a 3-point level (19..21) and a final
+    // 2-point run (the newest points may be a new level). A 2-point run beyond 25 sigma is a level.
+    std::vector<double> y{10,   10.1, 9.9, 30, 10, 10.1, 8,  8,  10,   10,  9.9, 10, 10.1, 11.2, 10,
+                          11.2, 10,   9.9, 10, 12, 12,   12, 10, 10.1, 9.9, 10,  10, 7,    7};
+    const std::vector<double> sigma(y.size(), 0.1);
+    auto out = find_outlier_runs(y, sigma);
+    CHECK(out[3]);
+    CHECK(out[6]);
+    CHECK(out[7]);
+    CHECK(out[13]);
+    CHECK_FALSE(out[14]);
+    CHECK(out[15]);
+    CHECK_FALSE(out[19]);
+    CHECK_FALSE(out[20]);
+    CHECK_FALSE(out[21]);
+    CHECK_FALSE(out[27]);
+    CHECK_FALSE(out[28]);
+    CHECK_FALSE(out[0]);
+    // A clean step has no outliers at all.
+    std::vector<double> step(20, 10.0);
+    for (std::size_t i = 10; i < 20; ++i)
+        step[i] = 12;
+    auto none = find_outlier_runs(step, std::vector<double>(step.size(), 0.1));
+    CHECK(std::none_of(none.begin(), none.end(), [](bool b) { return b; }));
+}
+
+TEST_CASE("local noise scales follow a quiet and a noisy stretch", "[core][changepoint]") {
+    std::vector<double> y;
+    for (int i = 0; i < 40; ++i)
+        y.push_back(100 + (i % 2 ? 1 : -1) * (i < 20 ? 0.1 : 2.0));
+    auto s = local_difference_scales(y, 8);
+    REQUIRE(s.size() == y.size());
+    CHECK(s[2] < 0.5);
+    CHECK(s[37] > 1.5);
 }

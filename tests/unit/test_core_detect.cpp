@@ -79,17 +79,23 @@ TEST_CASE("several steps are all found", "[core][detect]") {
     CHECK(r.segments.size() == 4);
 }
 
-TEST_CASE("a dip of two points that recovers is found", "[core][detect]") {
-    auto r = detect(series(steps({{20, 577}, {2, 560}, {20, 577}}), 0.002, 4));
+TEST_CASE("a 3-point dip that recovers is found, a 2-point one is outliers", "[core][detect]") {
+    auto r = detect(series(steps({{20, 577}, {3, 560}, {20, 577}}), 0.002, 4));
     REQUIRE(r.change_points.size() == 2);
     CHECK(r.change_points[0].last_before == "p019");
     CHECK(r.change_points[0].first_after == "p020");
     CHECK(r.change_points[0].kind == ChangeKind::regression);
-    CHECK(r.change_points[1].first_after == "p022");
+    CHECK(r.change_points[1].first_after == "p023");
     CHECK(r.change_points[1].kind == ChangeKind::improvement);
-    // The latest level is better than the dip: an improvement, explained as a recovery.
-    CHECK(r.verdict == Verdict::improvement);
-    CHECK_THAT(r.reason, Catch::Contains("recovery to the level before p020"));
+    // The present is back at the level before the dip: recovered, not an improvement.
+    CHECK(r.verdict == Verdict::no_regression);
+    CHECK(r.recovered);
+    CHECK_THAT(r.reason, Catch::StartsWith("recovered") && Catch::Contains("p020..p022"));
+    // Two points off the level in the middle of a series are a short outlier run.
+    auto two = detect(series(steps({{20, 577}, {2, 560}, {20, 577}}), 0.002, 4));
+    CHECK(two.change_points.empty());
+    CHECK(two.outliers == std::vector<std::string>{"p020", "p021"});
+    CHECK(two.verdict == Verdict::no_regression);
 }
 
 TEST_CASE("steps below the threshold are not reported", "[core][detect]") {

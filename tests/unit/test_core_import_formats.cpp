@@ -98,6 +98,19 @@ TEST_CASE("grep output: malformed lines name file and line", "[core][import]") {
     CHECK_THAT(error_of([] { parse_grep("\n\n", "g.txt", {}); }), Catch::Contains("g.txt"));
 }
 
+TEST_CASE("grep output: a blank file-name prefix is refused, not an empty label",
+          "[core][import]") {
+    // Found by fuzz_import_csv: only blanks before the first ':' imported a point labelled "".
+    CHECK_THAT(error_of([] { parse_grep("       :MLUPS: 101.5\n", "g.txt", {}); }),
+               Catch::Contains("g.txt:1") && Catch::Contains("blank"));
+    CHECK_THAT(error_of([] { parse_grep("a:MLUPS: 1\n \t :MLUPS: 2\n", "g.txt", {}); }),
+               Catch::Contains("g.txt:2") && Catch::Contains("blank"));
+    ImportDefaults d;
+    d.metric = "MLUPS";
+    CHECK_THAT(error_of([&] { parse_grep("   : MLUPS 3\n", "g.txt", d); }),
+               Catch::Contains("g.txt:1") && Catch::Contains("LABEL:MLUPS: NUMBER"));
+}
+
 TEST_CASE("format names and auto-detection", "[core][import]") {
     CHECK(parse_import_format("benchmark-action") == ImportFormat::benchmark_action);
     CHECK(parse_import_format("csv") == ImportFormat::csv);
@@ -111,4 +124,63 @@ TEST_CASE("format names and auto-detection", "[core][import]") {
     CHECK_THAT(error_of([] { detect_import_format("just words\n", "w.txt"); }),
                Catch::Contains("w.txt:1") && Catch::Contains("--format"));
     CHECK_THAT(error_of([] { detect_import_format("  \n", "e.txt"); }), Catch::Contains("e.txt"));
+}
+
+TEST_CASE("direction from the github-action-benchmark tool and from units", "[core][import]") {
+    for (const char* t : {"cargo", "go", "googlecpp", "catch2", "benchmarkdotnet", "julia",
+                          "customSmallerIsBetter"})
+        CHECK(direction_for_tool(t) == Direction::lower_is_better);
+    for (const char* t : {"benchmarkjs", "pytest", "customBiggerIsBetter"})
+        CHECK(direction_for_tool(t) == Direction::higher_is_better);
+    CHECK_FALSE(direction_for_tool("something-else"));
+    for (const char* u :
+         {"ns/iter", "ms", "s", "bytes", "ns/op\t 0 B/op\t 0 allocs/op", "B/op", "MiB", "us"})
+        CHECK(direction_for_unit(u) == Direction::lower_is_better);
+    for (const char* u : {"ops/sec", "iter/sec", "MB/s", "MLUPS", "GFLOPS", "it/s"})
+        CHECK(direction_for_unit(u) == Direction::higher_is_better);
+    for (const char* u : {"", "%", "count"})
+        CHECK_FALSE(direction_for_unit(u));
+    // Without --direction, a CSV import in ns/iter is lower-is-better, not "higher" by default.
+    ImportDefaults d;
+    d.metric = "t";
+    d.unit = "ns/iter";
+    CHECK(parse_csv("label,value\na,1\n", "t.csv", d)[0].direction == Direction::lower_is_better);
+    d.direction = Direction::higher_is_better; // --direction wins
+    CHECK(parse_csv("label,value\na,1\n", "t.csv", d)[0].direction == Direction::higher_is_better);
+}
+
+TEST_CASE("labels that look like dates must be real dates", "[core][import]") {
+    CHECK(label_problem("2023-08-05").empty());
+    CHECK(label_problem("2023-08-05T03:00:00Z").empty());
+    CHECK(label_problem("OUT-08-23").empty());
+    CHECK(label_problem("nightly-2023-8-5").empty()); // free text
+    CHECK_THAT(label_problem("2023-02-30"), Catch::Contains("not a calendar date"));
+    CHECK_THAT(label_problem("2023-8-05"), Catch::Contains("YYYY-MM-DD"));
+    CHECK_THAT(label_problem("2023-08-05 "), Catch::Contains("white space"));
+    CHECK_THAT(
+        error_of([] { parse_csv("label,value\n2023-08-01,1\n2023-02-30,2\n", "h.csv", mlups()); }),
+        Catch::Contains("h.csv:3") && Catch::Contains("2023-02-30"));
+    CHECK_THAT(error_of([] { parse_grep("2023-8-05:MLUPS: 1\n", "g.txt", {}); }),
+               Catch::Contains("g.txt:1") && Catch::Contains("YYYY-MM-DD"));
+}
+
+TEST_CASE("csv: RFC 4180 quoting", "[core][import]") {
+    auto ms = parse_csv("label,value,reason\n\"2023-08-07\",\"499\",\"a, b\"\n"
+                        "2023-08-08,500,\"say \"\"hi\"\"\nthere\"\n2023-08-09,501,\n",
+                        "q.csv", mlups());
+    REQUIRE(ms.size() == 3);
+    CHECK(ms[0].label == "2023-08-07"); // stored without the quotes
+    CHECK(ms[0].values == std::vector<double>{499});
+    CHECK(ms[0].reason == "a, b");
+    CHECK(ms[1].reason == "say \"hi\"\nthere");
+    CHECK(ms[2].label == "2023-08-09");
+    CHECK(ms[2].values == std::vector<double>{501});
+    CHECK_THAT(error_of([] { parse_csv("label,value\na,\"1\n", "q.csv", mlups()); }),
+               Catch::Contains("q.csv:2") && Catch::Contains("never closes"));
+    CHECK_THAT(error_of([] { parse_csv("label,value\na,1\"2\n", "q.csv", mlups()); }),
+               Catch::Contains("q.csv:2"));
+    // A NUL in a value does not cut the message short.
+    const std::string nul = std::string("label,value\na,12") + '\0' + "x\n";
+    CHECK_THAT(error_of([&] { parse_csv(nul, "q.csv", mlups()); }),
+               Catch::Contains("12\\x00x") && Catch::Contains("expected a number"));
 }

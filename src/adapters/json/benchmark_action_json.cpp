@@ -73,18 +73,28 @@ std::vector<core::Measurement> parse_benchmark_action(const std::string& text,
             const std::string at = file + ": entries." + suite + "[" + std::to_string(i++) + "]";
             if (!e.IsObject() || !e.HasMember("benches") || !e["benches"].IsArray())
                 throw_usage(at + ": expected an object with 'benches': [...]");
-            std::string id, ts;
+            std::string id, commit_time;
             if (auto c = e.FindMember("commit"); c != e.MemberEnd() && c->value.IsObject()) {
                 id = str(c->value, "id");
-                ts = str(c->value, "timestamp");
+                commit_time = str(c->value, "timestamp");
             }
             double date = 0;
             if (auto dt = e.FindMember("date"); dt != e.MemberEnd() && dt->value.IsNumber())
                 date = dt->value.GetDouble();
             if (id.empty())
                 throw_usage(at + ".commit.id: missing; every entry needs a commit id");
-            if (ts.empty() && date > 0)
+            // Points are ordered by the run date ("date", when the branch advanced and the job
+            // measured it, as the dashboard draws them), not by the commit's own timestamp, which
+            // is when it was written: a pull request merged late keeps an old timestamp.
+            std::string ts;
+            if (date > 0 && date / 1000 < 253402300800.0) // before year 10000
                 ts = util::format_iso8601(static_cast<util::UnixSeconds>(date / 1000));
+            else if (auto t = util::parse_iso8601(commit_time))
+                ts = util::format_iso8601(*t);
+            // The tool decides the direction (cargo, go, ... report times; benchmarkjs and pytest
+            // rates), unless --direction says otherwise; an unknown tool falls back to the unit.
+            const std::string tool = str(e, "tool");
+            const auto tool_direction = core::direction_for_tool(tool);
             std::size_t j = 0;
             for (const auto& b : e["benches"].GetArray()) {
                 const std::string bat = at + ".benches[" + std::to_string(j++) + "]";
@@ -94,10 +104,15 @@ std::vector<core::Measurement> parse_benchmark_action(const std::string& text,
                 m.benchmark = defaults.benchmark.empty() ? suite : defaults.benchmark;
                 m.metric = str(b, "name");
                 m.unit = str(b, "unit");
-                m.direction = defaults.direction;
+                m.direction = defaults.direction ? *defaults.direction
+                              : tool_direction   ? *tool_direction
+                                                 : core::direction_for_unit(m.unit).value_or(
+                                                       core::Direction::higher_is_better);
                 m.label = id.substr(0, 12);
                 m.timestamp = ts;
                 m.commits["repo"] = id;
+                if (auto t = util::parse_iso8601(commit_time))
+                    m.commit_times["repo"] = util::format_iso8601(*t);
                 auto v = b.FindMember("value");
                 if (v == b.MemberEnd() || !v->value.IsNumber() ||
                     !core::metric_value_problem(v->value.GetDouble()).empty()) {

@@ -225,6 +225,17 @@ public:
         integer(v, path, "points", r.points);
         num(v, path, "noise", r.noise);
         num(v, path, "relative_noise", r.relative_noise);
+        if (const std::string o = str(v, path, "order"); !o.empty()) {
+            if (o == "label dates")
+                r.order = core::PointOrder::label_time;
+            else if (o == "timestamps")
+                r.order = core::PointOrder::timestamp;
+            else if (o == "file order")
+                r.order = core::PointOrder::file;
+            else
+                fail(at(path, "order"), "\"label dates\", \"timestamps\" or \"file order\"");
+        }
+        boolean(v, path, "recovered", r.recovered);
         each_object(v, path, "change_points", [&](const Value& c, const std::string& p) {
             core::ChangePoint cp;
             str(c, p, "last_before", cp.last_before);
