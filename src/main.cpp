@@ -16,6 +16,7 @@
 #include "adapters/json/report_input_json.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
+#include "adapters/slurm/held_allocation.hpp"
 #include "adapters/system/local_files.hpp"
 #include "adapters/system/result_files.hpp"
 #include "cli/cli.hpp"
@@ -72,6 +73,8 @@ int main(int argc, char** argv) {
         [&](const ports::RunnerConfig& config) -> std::unique_ptr<ports::BuildingRunner> {
         auto c = config;
         c.echo_logs = c.echo_logs || in_actions;
+        if (c.runtime == "slurm" && c.kept_container) // hourly: one allocation for the search
+            return std::make_unique<adapters::HeldAllocationRunner>(c, progress, clock);
         return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
     };
     a.measurement_json = [](const core::Measurement& m) {

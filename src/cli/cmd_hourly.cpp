@@ -2,6 +2,7 @@
 
 #include "app/hourly.hpp"
 #include "cli/context.hpp"
+#include "cli/jax_toolbox_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
@@ -39,7 +40,10 @@ struct HourlyFlags {
     std::string max_time;
     bool to_commit = false;
     bool json = false;
-    RunnerFlags runner; ///< --build --test --runtime --image --metric ... --mode
+    RunnerFlags runner;  ///< --build --test --runtime --image --metric ... --mode
+    JaxToolboxFlags jtb; ///< --jax-toolbox --bazel-cache --cherry-pick ...
+    std::string outputs; ///< "" = LOGS/outputs
+    std::vector<std::string> salloc_args;
 };
 
 std::pair<std::string, std::string> name_value(const std::string& s, const std::string& flag,
@@ -187,14 +191,16 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
     }
     o.to_commit = f.to_commit;
     const auto& c = f.runner.cfg;
-    o.settings_key = "build=" + c.build_command + " test=" + c.test_command +
-                     " runtime=" + c.runtime + " image=" + c.image + " metric=" + c.metric +
-                     " regex=" + c.metric_regex + " repeats=" + std::to_string(f.repeats);
     o.exit_code_mode = exit_code_mode(f.runner);
-    if (o.exit_code_mode)
-        o.settings_key += " mode=exit-code";
     if (ctx.adapters.secret_values)
         o.secrets = ctx.adapters.secret_values();
+    auto jtb_request = jax_toolbox_request(f.jtb, o.repos, f.state_dir);
+    o.outputs_dir =
+        f.outputs == "none"
+            ? std::string()
+            : absolute_path(f.outputs.empty()
+                                ? (c.logs_dir.empty() ? "perfsweep-logs" : c.logs_dir) + "/outputs"
+                                : f.outputs);
 
     auto& a = ctx.adapters;
     app::HourlyPorts ports;
@@ -203,19 +209,54 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
     ports.clock = a.clock;
     ports.progress = a.progress;
     std::unique_ptr<ports::BuildingRunner> runner;
+    std::string build_command = c.build_command;
     if (!f.plan) {
-        if (c.build_command.empty() || c.test_command.empty())
-            throw_usage("hourly: --build and --test are required unless --plan is given");
+        const bool jtb = jax_toolbox_on(f.jtb);
+        if ((!jtb && c.build_command.empty()) || c.test_command.empty())
+            throw_usage(jtb ? "hourly: --test is required unless --plan is given"
+                            : "hourly: --build and --test are required unless --plan is given "
+                              "(or --jax-toolbox, which writes the build command)");
         auto rc = runner_config(f.runner);
-        rc.kept_container = rc.runtime == "docker" || rc.runtime == "podman";
+        // One environment for the whole search: a kept container (docker/podman) or a held Slurm
+        // allocation whose steps share one named pyxis container.
+        if (jtb && rc.runtime == "none") // the mode rebuilds inside the image: docker by default
+            rc.runtime = "docker";
+        rc.kept_container =
+            rc.runtime == "docker" || rc.runtime == "podman" || rc.runtime == "slurm";
+        rc.salloc_args = f.salloc_args;
+        rc.allocation_time_s = o.max_time > 0 ? o.max_time + 900 : 0;
+        if (!f.salloc_args.empty() && rc.runtime != "slurm")
+            throw_usage("--salloc-arg needs --runtime slurm");
+        if (jtb) {
+            jtb_request.outputs_host = o.outputs_dir;
+            const auto applied =
+                app::apply_jax_toolbox(jtb_request, rc, a.open_source_repo, *a.files);
+            o.outputs_dir_in_runner = applied.plan.outputs_dir;
+            if (a.progress)
+                a.progress->line(
+                    "JAX-Toolbox (" + std::string(core::to_string(applied.generation)) + " image " +
+                    rc.image + "): build-jax.sh in one kept container, sources: " + f.jtb.sources +
+                    ", fix commits: " + std::to_string(applied.cherry_picks.size()));
+        }
         o.direction = rc.direction;
-        if (rc.kept_container)
+        const bool container = rc.runtime == "docker" || rc.runtime == "podman" ||
+                               (rc.runtime == "slurm" && !rc.image.empty());
+        if (container && !jtb) { // the clones and the outputs at the same paths inside
             for (const auto& r : o.repos)
-                rc.mounts.push_back(r.path + ":" + r.path);
+                rc.mounts.push_back(absolute_path(r.path) + ":" + absolute_path(r.path));
+            if (!o.outputs_dir.empty())
+                rc.mounts.push_back(o.outputs_dir + ":" + o.outputs_dir);
+        }
+        build_command = rc.build_command;
         runner = a.make_runner(rc);
         ports.builder = runner.get();
         ports.runner = runner.get();
     }
+    o.settings_key = "build=" + build_command + " test=" + c.test_command +
+                     " runtime=" + c.runtime + " image=" + c.image + " metric=" + c.metric +
+                     " regex=" + c.metric_regex + " repeats=" + std::to_string(f.repeats);
+    if (o.exit_code_mode)
+        o.settings_key += " mode=exit-code";
     const auto result = app::run_hourly(o, ports);
     if (f.json)
         write_json(a.hourly_json(result));
@@ -250,9 +291,12 @@ void add_hourly(CLI::App& app, Context& ctx) {
                   "--before=T) instead of the first-parent main line");
     using O = RunnerOption;
     add_runner_flags(cmd, f->runner,
-                     {{O::build, "build command ({commit:NAME} {path:NAME} {time})"},
+                     {{O::build, "build command ({commit:NAME} {path:NAME} {time} {output_dir})"},
                       {O::test, "test command printing the metric"},
-                      {O::runtime, "none | docker | podman (one kept container)", false},
+                      {O::runtime,
+                       "none | docker | podman (one kept container) | slurm (one held "
+                       "allocation; with --image one named pyxis container)",
+                       false},
                       {O::image, "image of the last good environment (docker/podman)"}});
     cmd->add_option("--strategy", f->strategy, "adaptive (bisect, default) | sequential");
     cmd->add_option("--repeats", f->repeats, "test runs per state (default 3)");
@@ -263,6 +307,14 @@ void add_hourly(CLI::App& app, Context& ctx) {
     add_runner_flags(cmd, f->runner,
                      {{O::env_probe, "environment fingerprint of the image: default | none | a "
                                      "command printing KEY=VALUE lines"}});
+    add_jax_toolbox_flags(cmd, f->jtb);
+    cmd->add_option("--outputs", f->outputs,
+                    "each tested state gets a directory below this one for the benchmark's own "
+                    "files ({output_dir}, $PERFSWEEP_OUTPUT_DIR); last-good and first-bad link to "
+                    "the final pair (default LOGS-DIR/outputs; none = off)");
+    cmd->add_option("--salloc-arg", f->salloc_args,
+                    "slurm: extra salloc argument for the allocation held for the whole search, "
+                    "e.g. --partition=gpu (repeatable)");
     cmd->add_option("--state", f->state_dir, "state dir: resume without redoing builds or runs");
     cmd->add_option("--max-builds", f->max_builds, "stop after this many builds (0 = no limit)");
     cmd->add_option("--max-time", f->max_time, "stop after this long (e.g. 6h)");
@@ -274,7 +326,11 @@ void add_hourly(CLI::App& app, Context& ctx) {
                       {O::direction, "higher | lower is better (default higher)", false},
                       O::timeout_seconds,
                       O::logs_dir,
-                      O::mode});
+                      O::mode,
+                      O::mount,
+                      O::env,
+                      O::workdir,
+                      O::srun_arg});
     cmd->callback([f, &ctx] { run_cmd(*f, ctx); });
 }
 

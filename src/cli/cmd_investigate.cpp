@@ -2,6 +2,7 @@
 #include "app/investigate.hpp"
 #include "cli/context.hpp"
 #include "cli/flag_values.hpp"
+#include "cli/jax_toolbox_flags.hpp"
 #include "cli/output.hpp"
 #include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
@@ -30,6 +31,7 @@ struct InvestigateFlags {
     long long pr = 0, issue = 0;
     int hourly_repeats = 0;
     bool comment = false;
+    JaxToolboxFlags jtb; ///< --jax-toolbox --bazel-cache --cherry-pick ...
 };
 
 void execute(InvestigateFlags& f, Context& ctx) {
@@ -76,12 +78,29 @@ void execute(InvestigateFlags& f, Context& ctx) {
     h = d;
     h.build_command = build;
     h.test_command = f.hourly_test.empty() ? d.test_command : f.hourly_test;
-    h.kept_container = d.runtime == "docker" || d.runtime == "podman";
-    if (h.kept_container)
+    // One environment per hourly search: a kept container or a held Slurm allocation.
+    h.kept_container = d.runtime == "docker" || d.runtime == "podman" || d.runtime == "slurm";
+    auto jtb_request = jax_toolbox_request(f.jtb, o.hourly_options.repos, o.state_dir);
+    // Each tested source state gets OUTPUT_DIR/states/<state> for the benchmark's own files.
+    o.hourly_options.outputs_dir = absolute_path(o.out_dir + "/states");
+    jtb_request.outputs_host = o.hourly_options.outputs_dir;
+    if (jax_toolbox_on(f.jtb)) {
+        // Source states are rebuilt in the last good nightly with its own build-jax.sh; the
+        // nightlies' commits come from the image (manifest or clones) unless a probe is given.
+        const auto applied = app::apply_jax_toolbox(jtb_request, h, ctx.adapters.open_source_repo,
+                                                    *ctx.adapters.files);
+        if (o.commits_probe.empty())
+            o.commits_probe = applied.plan.commits_probe;
+        o.hourly_options.outputs_dir_in_runner = applied.plan.outputs_dir;
+    } else if (d.runtime == "docker" || d.runtime == "podman" ||
+               (d.runtime == "slurm" && !h.image.empty())) {
         for (const auto& r : o.hourly_options.repos)
             h.mounts.push_back(r.path + ":" + r.path);
+        h.mounts.push_back(o.hourly_options.outputs_dir + ":" + o.hourly_options.outputs_dir);
+    }
     if (!o.hourly_options.repos.empty() && h.build_command.empty())
-        throw_usage("investigate: --repo needs --build (the command that rebuilds the sources)");
+        throw_usage("investigate: --repo needs --build (the command that rebuilds the sources) "
+                    "or --jax-toolbox (which writes it)");
     if (f.comment) {
         app::CommentRequest req;
         req.repo = f.comment_repo;
@@ -146,6 +165,7 @@ void add_investigate(CLI::App& app, Context& ctx) {
     cmd->add_option("--hourly-test", f->hourly_test,
                     "Test command for source states (default --test)");
     cmd->add_option("--build", o.hourly_runner.build_command, "Rebuild command for source states");
+    add_jax_toolbox_flags(cmd, f->jtb);
     add_runner_flags(cmd, r,
                      {O::benchmark,
                       {O::metric, "Metric name"},
