@@ -30,7 +30,8 @@ namespace {
     }
 
 std::vector<std::string> hourly_args(const test::JaxToolboxWorld& w, const std::string& date,
-                                     const std::vector<std::string>& extra) {
+                                     const std::vector<std::string>& extra,
+                                     const std::string& logs = "logs") {
     std::vector<std::string> a{"hourly",
                                "--repo",
                                "jax=" + w.clone("jax"),
@@ -47,7 +48,7 @@ std::vector<std::string> hourly_args(const test::JaxToolboxWorld& w, const std::
                                "--repeats",
                                "2",
                                "--logs-dir",
-                               w.file("logs"),
+                               w.file(logs),
                                "--json"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
@@ -341,10 +342,11 @@ TEST_CASE("jax-toolbox: fix commits are cherry-picked onto states a newer toolch
 
     // With the fix (named by an abbreviated SHA, resolved in the host clone) picked onto every
     // state that lacks it, the culprit is found; each state keeps an output directory.
-    const auto r = test::run_perfsweep(hourly_args(
-        w, w["NEWER_DATE"],
-        {"--jax-toolbox", "auto", "--cherry-pick", "xla:" + w["FIX"].substr(0, 10), "--to-commit",
-         "--logs-dir", w.file("logs-fixed"), "--outputs", w.file("outputs")}));
+    const auto r = test::run_perfsweep(
+        hourly_args(w, w["NEWER_DATE"],
+                    {"--jax-toolbox", "auto", "--cherry-pick", "xla:" + w["FIX"].substr(0, 10),
+                     "--to-commit", "--outputs", w.file("outputs")},
+                    "logs-fixed"));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const auto d = test::parse_json_object(r.out);
