@@ -357,3 +357,46 @@ TEST_CASE("run_point builds first, records every outcome, and a failed build is 
     CHECK(history.records[0].status == core::Status::failed);
     CHECK(history.records[1].values == std::vector<double>{5});
 }
+
+namespace {
+/// A runtime strategy of the caller's: every command runs under `env RUNTIME=custom`.
+class PrefixRuntime final : public adapters::Runtime {
+public:
+    adapters::Readiness prepare(const std::string& image) override {
+        prepared.push_back(image);
+        return {};
+    }
+    adapters::Launch wrap(const adapters::Invocation& inv) override {
+        adapters::Launch l;
+        l.spec.argv = {"env", "RUNTIME=custom"};
+        l.spec.argv.insert(l.spec.argv.end(), inv.argv.begin(), inv.argv.end());
+        l.spec.env = inv.env;
+        return l;
+    }
+    bool in_container() const override { return false; }
+    std::vector<std::string> prepared;
+};
+} // namespace
+
+TEST_CASE("the measuring loop runs over a runtime strategy of the caller's choice",
+          "[runner][none]") {
+    Fixture f;
+    auto c =
+        f.config("bash " + f.script("rt.sh", "echo \"MLUPS: 1$PERFSWEEP_REPEAT\"\n"
+                                             "echo \"runtime=$RUNTIME image=$PERFSWEEP_IMAGE\"\n"));
+    c.image = "img-{date}";
+    auto runtime = std::make_unique<PrefixRuntime>();
+    auto* rt = runtime.get();
+    adapters::ProcessRunner runner(c, std::move(runtime), f.progress, f.clock);
+    ports::PointRequest req;
+    req.label = "2023-08-24";
+    req.values = {{"date", "2023-08-24"}};
+    req.repeats = 2;
+    const auto m = runner.run_points({req});
+    REQUIRE(m.size() == 1);
+    CHECK(m[0].status == core::Status::ok);
+    CHECK(m[0].values == std::vector<double>{11, 12});
+    CHECK(m[0].image == "img-2023-08-24");
+    CHECK(rt->prepared == std::vector<std::string>{"img-2023-08-24"});
+    CHECK_THAT(test::read_file(m[0].log), Catch::Contains("runtime=custom image=img-2023-08-24"));
+}

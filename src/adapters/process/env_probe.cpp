@@ -6,6 +6,8 @@
 
 #include <rapidjson/document.h>
 
+#include <unistd.h>
+
 namespace perfsweep::adapters {
 
 namespace {
@@ -101,6 +103,32 @@ exit 0
 )PROBE";
 
 } // namespace
+
+std::map<std::string, std::string> probe_runner_fingerprint() {
+    std::map<std::string, std::string> fp;
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0)
+        fp["hostname"] = host;
+    ProcessSpec s;
+    s.argv = {"nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"};
+    s.timeout_s = 30;
+    s.ignore_interrupt = true;
+    auto c = capture_process(s);
+    if (c.result.started && c.result.exit_code == 0) {
+        // The first line of the output (leading blanks skipped), at most 300 characters.
+        auto text = util::trim(c.output);
+        auto line = util::trim(text.substr(0, text.find('\n')));
+        std::string first(line.substr(0, 300));
+        if (line.size() > 300)
+            first += "...";
+        auto fields = util::split(first, ',');
+        if (!fields.empty())
+            fp["gpu"] = std::string(util::trim(fields[0]));
+        if (fields.size() > 1)
+            fp["driver"] = std::string(util::trim(fields[1]));
+    }
+    return fp;
+}
 
 core::CommandTemplate default_env_probe() {
     core::CommandTemplate t;

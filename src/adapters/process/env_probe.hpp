@@ -30,4 +30,8 @@ core::CommandTemplate env_probe_command(const std::string& spec);
 std::map<std::string, std::string> image_labels(const std::string& engine, const std::string& image,
                                                 std::vector<std::string>& warnings);
 
+/// The runner fingerprint of this machine: `hostname`, and `gpu`/`driver` from
+/// `nvidia-smi --query-gpu=name,driver_version --format=csv,noheader` when it exists.
+std::map<std::string, std::string> probe_runner_fingerprint();
+
 } // namespace perfsweep::adapters

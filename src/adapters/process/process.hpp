@@ -2,6 +2,8 @@
 // Child processes without a shell: own process group, log file, timeout with SIGTERM then SIGKILL
 // to the whole group, exit code or signal recorded.
 
+#include "adapters/process/secrets.hpp" // callers mask what children print
+
 #include <map>
 #include <string>
 #include <string_view>
@@ -30,21 +32,6 @@ struct ProcessResult {
     bool interrupted = false; ///< killed because perfsweep got SIGINT/SIGTERM
     double elapsed_s = 0;     ///< wall time
 };
-
-/// Also treat environment variable `name` as a credential (thread-safe). GITHUB_TOKEN, GH_TOKEN,
-/// PERFSWEEP_GIT_TOKEN, ACTIONS_RUNTIME_TOKEN and ACTIONS_ID_TOKEN_REQUEST_TOKEN always are.
-void protect_secret_env(const std::string& name);
-/// Also treat `value` as a credential (e.g. a `--env NAME=VALUE` whose name looks secret).
-void protect_secret_value(const std::string& value);
-/// Whether an environment variable name looks like a credential: it ends in TOKEN, SECRET,
-/// PASSWORD or _KEY (any case).
-bool secret_like_name(std::string_view name);
-/// Every value to mask: the protected variables' values (4+ characters), the values (8+
-/// characters) of every variable of this process with a secret-like name, and the protected
-/// values; longest first.
-std::vector<std::string> secret_values();
-/// `text` with every secret value (secret_values) replaced by "***".
-std::string mask_secrets(std::string text);
 
 /// Run `spec` to completion. The child leads its own process group; when it ends (or times out)
 /// every process left in that group is killed, so no helper it spawned survives it.

@@ -2,6 +2,7 @@
 
 #include "adapters/process/env_probe.hpp"
 #include "adapters/process/process.hpp"
+#include "adapters/process/worker_pool.hpp"
 #include "core/environment.hpp"
 #include "core/exit_code.hpp"
 #include "core/metric_extract.hpp"
@@ -10,22 +11,16 @@
 #include "util/time.hpp"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <random>
-#include <thread>
 
 namespace perfsweep::adapters {
 
@@ -34,15 +29,6 @@ namespace {
 std::string read_all(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::string first_line(std::string_view s) {
-    s = util::trim(s);
-    size_t nl = s.find('\n');
-    std::string line(util::trim(s.substr(0, nl)));
-    if (line.size() > 300)
-        line = line.substr(0, 300) + "...";
-    return line;
 }
 
 std::string safe_name(const std::string& label) {
@@ -67,13 +53,6 @@ constexpr size_t k_echo_limit = 256 * 1024;
 
 } // namespace
 
-struct ProcessRunner::Launch {
-    std::vector<std::string> argv;
-    std::map<std::string, std::string> env;
-    std::string workdir;
-    std::string container_name; ///< fresh container to force-remove after a timeout
-};
-
 struct ProcessRunner::RunOutcome {
     core::Status status = core::Status::ok;
     std::string reason;
@@ -94,18 +73,24 @@ struct ProcessRunner::Batch {
 ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progress,
                              ports::Clock& clock)
     : m_cfg(std::move(config)), m_progress(progress), m_clock(clock) {
+    check_runtime(m_cfg);
+    configure();
+    m_runtime = make_runtime(m_cfg);
+}
+
+ProcessRunner::ProcessRunner(ports::RunnerConfig config, std::unique_ptr<Runtime> runtime,
+                             ports::Progress& progress, ports::Clock& clock)
+    : m_cfg(std::move(config)), m_runtime(std::move(runtime)), m_progress(progress),
+      m_clock(clock) {
+    if (!m_runtime)
+        throw_infra("ProcessRunner needs a runtime");
+    configure();
+}
+
+ProcessRunner::~ProcessRunner() = default;
+
+void ProcessRunner::configure() {
     install_interrupt_handlers(); // Ctrl-C must stop benchmarks and remove containers first
-    const auto& rt = m_cfg.runtime;
-    if (rt == "docker" || rt == "podman")
-        m_engine = rt;
-    else if (rt == "slurm")
-        m_engine = "srun";
-    else if (rt != "none")
-        throw_usage("--runtime '" + rt + "': expected none, docker, podman or slurm");
-    if (m_cfg.kept_container && !is_container())
-        throw_usage("--keep-container needs --runtime docker or podman, not '" + rt + "'");
-    if (is_container() && m_cfg.image.empty())
-        throw_usage("--runtime " + rt + " needs --image (e.g. ghcr.io/nvidia/jax:nightly-{date})");
     if (m_cfg.test_command.empty())
         throw_usage("--test is required: the benchmark command, e.g. 'python3 bench.py'");
     m_test = core::parse_command(m_cfg.test_command, "--test");
@@ -151,49 +136,12 @@ ProcessRunner::ProcessRunner(ports::RunnerConfig config, ports::Progress& progre
     }
 }
 
-ProcessRunner::~ProcessRunner() {
-    try {
-        remove_container();
-        if (!m_cfg.keep_images)
-            for (const auto& img : m_pulled) {
-                ProcessSpec s;
-                s.argv = {m_engine, "rmi", img};
-                s.timeout_s = 120;
-                s.ignore_interrupt = true;
-                (void)run_process(s);
-            }
-    } catch (...) { // a destructor never throws; cleanup is best effort
-    }
-}
-
 int ProcessRunner::workers() const {
     return m_cfg.gpus.empty() ? 1 : static_cast<int>(m_cfg.gpus.size());
 }
 
-bool ProcessRunner::is_container() const {
-    return m_engine == "docker" || m_engine == "podman";
-}
-
 const std::map<std::string, std::string>& ProcessRunner::fingerprint() {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    if (m_have_fingerprint)
-        return m_fingerprint;
-    m_have_fingerprint = true;
-    char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) == 0)
-        m_fingerprint["hostname"] = host;
-    ProcessSpec s;
-    s.argv = {"nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"};
-    s.timeout_s = 30;
-    s.ignore_interrupt = true;
-    auto c = capture_process(s);
-    if (c.result.started && c.result.exit_code == 0) {
-        auto fields = util::split(first_line(c.output), ',');
-        if (!fields.empty())
-            m_fingerprint["gpu"] = std::string(util::trim(fields[0]));
-        if (fields.size() > 1)
-            m_fingerprint["driver"] = std::string(util::trim(fields[1]));
-    }
+    std::call_once(m_fingerprint_once, [this] { m_fingerprint = probe_runner_fingerprint(); });
     return m_fingerprint;
 }
 
@@ -205,128 +153,9 @@ std::map<std::string, std::string> ProcessRunner::base_values(const ports::Point
         values["gpu"] = m_cfg.gpus[worker];
     if (!m_cfg.workdir.empty())
         values["workdir"] = m_cfg.workdir;
-    else if (!is_container() && !values.count("workdir"))
+    else if (!m_runtime->in_container() && !values.count("workdir"))
         values["workdir"] = std::filesystem::current_path().string();
     return values;
-}
-
-std::string ProcessRunner::check_image(const std::string& image, std::string& digest,
-                                       core::Status& status) {
-    ProcessSpec s;
-    s.timeout_s = 300;
-    s.argv = {m_engine, "image", "inspect", "--format", "{{.Id}}", image};
-    auto local = capture_process(s);
-    if (!local.result.started) {
-        status = core::Status::missing;
-        return m_engine + " is not usable: " + local.result.error;
-    }
-    if (local.result.exit_code != 0) {
-        s.argv = {m_engine, "manifest", "inspect", image};
-        auto manifest = capture_process(s);
-        if (!manifest.result.started || manifest.result.exit_code != 0) {
-            status = core::Status::missing;
-            return "image " + image + " not found: " + first_line(manifest.output);
-        }
-        s.argv = {m_engine, "pull", "--quiet", image};
-        s.timeout_s = std::max(m_cfg.timeout_s, 600.0);
-        auto pull = capture_process(s);
-        if (!pull.result.started || pull.result.exit_code != 0 || pull.result.timed_out) {
-            status = core::Status::failed;
-            return "pulling " + image + " failed (" + describe(pull.result, s.timeout_s) +
-                   "): " + first_line(pull.output);
-        }
-        std::lock_guard<std::mutex> lock(m_mutex);
-        m_pulled.insert(image);
-    }
-    s.timeout_s = 60;
-    s.argv = {m_engine, "image", "inspect", "--format", "{{index .RepoDigests 0}}", image};
-    auto d = capture_process(s);
-    const std::string ref = first_line(d.output);
-    if (d.result.exit_code == 0 && ref.find("@sha256:") != std::string::npos)
-        digest = ref.substr(ref.find('@') + 1);
-    status = core::Status::ok;
-    return {};
-}
-
-std::string ProcessRunner::ensure_container(const std::string& image, std::string& digest,
-                                            core::Status& status) {
-    {
-        std::lock_guard<std::mutex> lock(m_mutex);
-        if (!m_container.empty()) {
-            digest = m_container_digest;
-            status = core::Status::ok;
-            return {};
-        }
-    }
-    std::string why = check_image(image, digest, status);
-    if (status != core::Status::ok)
-        return why;
-    std::lock_guard<std::mutex> lock(m_mutex);
-    if (!m_container.empty())
-        return {};
-    std::random_device rd;
-    const std::string name = "perfsweep-kept-" + std::to_string(::getpid()) + "-" +
-                             std::to_string(rd() % 1000000) + "-" +
-                             std::to_string(++m_container_seq);
-    ProcessSpec s;
-    s.timeout_s = 300;
-    s.argv = {m_engine, "run", "-d", "--name", name};
-    if (!m_cfg.gpus.empty()) {
-        if (m_engine == "docker") {
-            s.argv.push_back("--gpus");
-            s.argv.push_back("\"device=" + util::join(m_cfg.gpus, ",") + "\"");
-        } else
-            for (const auto& g : m_cfg.gpus) {
-                s.argv.push_back("--device");
-                s.argv.push_back("nvidia.com/gpu=" + g);
-            }
-    }
-    for (const auto& mnt : m_cfg.mounts) {
-        s.argv.push_back("-v");
-        s.argv.push_back(mnt);
-    }
-    for (const auto& [k, v] : m_cfg.env) {
-        s.argv.push_back("-e");
-        s.argv.push_back(k + "=" + v);
-    }
-    if (!m_cfg.workdir.empty()) {
-        s.argv.push_back("-w");
-        s.argv.push_back(m_cfg.workdir);
-    }
-    s.argv.insert(s.argv.end(), {image, "sleep", "infinity"});
-    auto c = capture_process(s);
-    if (!c.result.started || c.result.exit_code != 0) {
-        status = core::Status::failed;
-        // It may exist half-started: remove it by name.
-        ProcessSpec rm;
-        rm.argv = {m_engine, "rm", "-f", name};
-        rm.timeout_s = 60;
-        rm.ignore_interrupt = true;
-        (void)run_process(rm);
-        return "cannot start a container from " + image + " (" + describe(c.result, s.timeout_s) +
-               "): " + first_line(c.output);
-    }
-    m_container = name;
-    m_container_image = image;
-    m_container_digest = digest;
-    return {};
-}
-
-void ProcessRunner::remove_container() {
-    std::string name;
-    {
-        std::lock_guard<std::mutex> lock(m_mutex);
-        name.swap(m_container);
-    }
-    if (name.empty())
-        return;
-    ProcessSpec s;
-    s.ignore_interrupt = true;
-    s.timeout_s = 60;
-    s.argv = {m_engine, "stop", "-t", "10", name};
-    (void)run_process(s);
-    s.argv = {m_engine, "rm", "-f", name};
-    (void)run_process(s);
 }
 
 std::string ProcessRunner::make_point_dir(const std::string& label) {
@@ -344,107 +173,28 @@ std::string ProcessRunner::make_point_dir(const std::string& label) {
 }
 
 ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& cmd,
-                                                  std::map<std::string, std::string> values,
+                                                  const std::map<std::string, std::string>& values,
                                                   size_t worker, const std::string& image,
                                                   const std::string& log, const std::string& title,
-                                                  bool measure) {
+                                                  Reading reading) {
     RunOutcome out;
-    const auto argv = core::substitute(cmd, values);
-    auto env = core::placeholder_environment(values);
+    Invocation inv;
+    inv.argv = core::substitute(cmd, values);
+    inv.env = core::placeholder_environment(values);
     for (const auto& [k, v] : m_cfg.env)
-        env[k] = v;
-    ProcessSpec spec;
-    spec.log_path = log;
-    spec.timeout_s = m_cfg.timeout_s;
-    spec.grace_s = m_cfg.grace_s;
-    std::string fresh_container;
-    if (m_engine.empty()) { // runtime none
-        spec.argv = argv;
-        spec.env = env;
-        spec.workdir = m_cfg.workdir;
-        if (!m_cfg.gpus.empty())
-            spec.env["CUDA_VISIBLE_DEVICES"] = m_cfg.gpus[worker];
-    } else if (m_engine == "srun") {
-        spec.env = env;
-        spec.argv = {"srun", "-N1", "-n1", "--job-name=perfsweep"};
-        const long minutes = static_cast<long>(std::ceil((m_cfg.timeout_s + m_cfg.grace_s) / 60));
-        spec.argv.push_back("--time=" + std::to_string(minutes + 1));
-        if (!m_cfg.gpus.empty())
-            spec.argv.push_back("--gpus=1");
-        if (!image.empty()) {
-            spec.argv.push_back("--container-image=" + image);
-            if (!m_cfg.mounts.empty())
-                spec.argv.push_back("--container-mounts=" + util::join(m_cfg.mounts, ","));
-            if (!m_cfg.workdir.empty())
-                spec.argv.push_back("--container-workdir=" + m_cfg.workdir);
-        } else if (!m_cfg.workdir.empty())
-            spec.argv.push_back("--chdir=" + m_cfg.workdir);
-        spec.argv.insert(spec.argv.end(), m_cfg.srun_args.begin(), m_cfg.srun_args.end());
-        spec.argv.insert(spec.argv.end(), argv.begin(), argv.end());
-    } else if (m_cfg.kept_container) {
-        std::string container;
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            container = m_container;
-        }
-        spec.argv = {m_engine, "exec"};
-        if (!m_cfg.gpus.empty())
-            env["CUDA_VISIBLE_DEVICES"] = std::to_string(worker); // position inside the container
-        for (const auto& [k, v] : env) {
-            spec.argv.push_back("-e");
-            spec.argv.push_back(k + "=" + v);
-        }
-        if (!m_cfg.workdir.empty()) {
-            spec.argv.push_back("-w");
-            spec.argv.push_back(m_cfg.workdir);
-        }
-        spec.argv.push_back(container);
-        spec.argv.insert(spec.argv.end(), argv.begin(), argv.end());
-    } else {
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            std::random_device rd;
-            fresh_container = "perfsweep-run-" + std::to_string(::getpid()) + "-" +
-                              std::to_string(rd() % 1000000) + "-" +
-                              std::to_string(++m_container_seq);
-        }
-        spec.argv = {m_engine, "run", "--rm", "--name", fresh_container};
-        if (!m_cfg.gpus.empty()) {
-            spec.argv.push_back(m_engine == "docker" ? "--gpus" : "--device");
-            spec.argv.push_back(m_engine == "docker" ? "device=" + m_cfg.gpus[worker]
-                                                     : "nvidia.com/gpu=" + m_cfg.gpus[worker]);
-        }
-        for (const auto& mnt : m_cfg.mounts) {
-            spec.argv.push_back("-v");
-            spec.argv.push_back(mnt);
-        }
-        for (const auto& [k, v] : env) {
-            spec.argv.push_back("-e");
-            spec.argv.push_back(k + "=" + v);
-        }
-        if (!m_cfg.workdir.empty()) {
-            spec.argv.push_back("-w");
-            spec.argv.push_back(m_cfg.workdir);
-        }
-        spec.argv.push_back(image);
-        spec.argv.insert(spec.argv.end(), argv.begin(), argv.end());
-    }
+        inv.env[k] = v;
+    inv.image = image;
+    inv.worker = worker;
+    Launch launch = m_runtime->wrap(inv);
+    launch.spec.log_path = log;
+    launch.spec.timeout_s = m_cfg.timeout_s;
+    launch.spec.grace_s = m_cfg.grace_s;
 
-    const auto r = run_process(spec);
+    const auto r = run_process(launch.spec);
     out.elapsed_s = r.elapsed_s;
     out.interrupted = r.interrupted;
-    if ((r.timed_out || r.interrupted) && is_container()) {
-        ProcessSpec rm;
-        rm.ignore_interrupt = true;
-        rm.timeout_s = 60;
-        if (!fresh_container.empty()) {
-            rm.argv = {m_engine, "rm", "-f", fresh_container};
-            (void)run_process(rm);
-        } else {
-            // The exec'd process may still run inside the kept container: replace the container.
-            remove_container();
-        }
-    }
+    if (r.timed_out || r.interrupted)
+        m_runtime->after_kill(launch);
     // Known credentials are masked in the log itself and in everything taken from it (echo,
     // reasons), even when a benchmark found a token by other means and printed it.
     std::string text = r.started ? read_all(log) : std::string();
@@ -459,6 +209,7 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
         else
             m_progress.untrusted_block(title, text);
     }
+    const bool measure = reading == Reading::metric;
     if (!r.started) {
         out.status = core::Status::failed;
         out.reason = r.error;
@@ -496,7 +247,7 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     return out;
 }
 
-core::Measurement ProcessRunner::run_one(const ports::PointRequest& request, size_t worker,
+core::Measurement ProcessRunner::measure(const ports::PointRequest& request, size_t worker,
                                          Batch& batch) {
     core::Measurement m;
     m.benchmark = m_cfg.benchmark;
@@ -551,16 +302,14 @@ core::Measurement ProcessRunner::run_one(const ports::PointRequest& request, siz
                         " runs, ETA " + util::format_duration(eta) + ")");
     };
 
-    core::Status image_status = core::Status::ok;
-    std::string why;
-    if (is_container())
-        why = m_cfg.kept_container ? ensure_container(m.image, m.digest, image_status)
-                                   : check_image(m.image, m.digest, image_status);
-    if (image_status != core::Status::ok) {
-        m.status = image_status;
-        m.reason = why;
+    const auto ready = m_runtime->prepare(m.image);
+    m.digest = ready.digest;
+    if (ready.status != core::Status::ok) {
+        m.status = ready.status;
+        m.reason = ready.reason;
         finish_unplanned(0);
-        m_progress.line(request.label + "  " + std::string(core::to_string(m.status)) + ": " + why);
+        m_progress.line(request.label + "  " + std::string(core::to_string(m.status)) + ": " +
+                        ready.reason);
         return m;
     }
     const std::string dir = make_point_dir(request.label);
@@ -577,7 +326,8 @@ core::Measurement ProcessRunner::run_one(const ports::PointRequest& request, siz
         auto v = values;
         v["repeat"] = "warmup" + std::to_string(w);
         const std::string what = "warmup " + std::to_string(w) + "/" + std::to_string(m_cfg.warmup);
-        auto o = run_once(m_test, v, worker, m.image, log, request.label + " " + what, true);
+        auto o =
+            run_once(m_test, v, worker, m.image, log, request.label + " " + what, Reading::metric);
         ++runs;
         report(what, o);
         if (o.status != core::Status::ok && !m_cfg.exit_code_mode) { // exit-code mode: discarded
@@ -590,7 +340,8 @@ core::Measurement ProcessRunner::run_one(const ports::PointRequest& request, siz
         auto v = values;
         v["repeat"] = std::to_string(r);
         const std::string what = "run " + std::to_string(r) + "/" + std::to_string(repeats);
-        auto o = run_once(m_test, v, worker, m.image, log, request.label + " " + what, true);
+        auto o =
+            run_once(m_test, v, worker, m.image, log, request.label + " " + what, Reading::metric);
         ++runs;
         report(what, o);
         m.log = log;
@@ -616,44 +367,13 @@ ProcessRunner::run_points(const std::vector<ports::PointRequest>& requests) {
     Batch batch;
     for (const auto& r : requests)
         batch.planned_runs += static_cast<size_t>(m_cfg.warmup + std::max(1, r.repeats));
-    std::atomic<size_t> next{0};
-    std::mutex err_mutex;
-    std::exception_ptr error;
-    auto work = [&](size_t worker) {
-        for (;;) {
-            if (interrupted() != 0)
-                return;
-            {
-                std::lock_guard<std::mutex> lock(err_mutex);
-                if (error)
-                    return;
-            }
-            const size_t i = next.fetch_add(1);
-            if (i >= requests.size())
-                return;
-            try {
-                results[i] = run_one(requests[i], worker, batch);
-                attach_environment(results[i], requests[i], worker);
-            } catch (...) {
-                std::lock_guard<std::mutex> lock(err_mutex);
-                if (!error)
-                    error = std::current_exception();
-                return;
-            }
-        }
-    };
-    const size_t n = std::min(static_cast<size_t>(workers()), requests.size());
-    if (n <= 1)
-        work(0);
-    else {
-        std::vector<std::thread> threads;
-        for (size_t w = 0; w < n; ++w)
-            threads.emplace_back(work, w);
-        for (auto& t : threads)
-            t.join();
-    }
-    if (error)
-        std::rethrow_exception(error);
+    run_pool(
+        static_cast<size_t>(workers()), requests.size(),
+        [&](size_t i, size_t worker) {
+            results[i] = measure(requests[i], worker, batch);
+            attach_environment(results[i], requests[i], worker);
+        },
+        [] { return interrupted() != 0; });
     if (int sig = interrupted())
         throw_infra("interrupted by signal " + std::to_string(sig) +
                     "; running benchmarks were stopped and containers removed");
@@ -670,19 +390,15 @@ ports::StepOutcome ProcessRunner::build(const ports::PointRequest& request) {
     if (!m_cfg.image.empty())
         image = core::substitute_word(m_cfg.image, values, "--image");
     values["image"] = image;
-    if (is_container() && m_cfg.kept_container) {
-        std::string digest;
-        core::Status st = core::Status::ok;
-        std::string why = ensure_container(image, digest, st);
-        if (st != core::Status::ok) {
-            out.reason = why;
-            return out;
-        }
+    if (const auto ready = m_runtime->prepare_build(image); ready.status != core::Status::ok) {
+        out.reason = ready.reason;
+        return out;
     }
     const std::string dir = make_point_dir(request.label);
     out.log = dir + "/build.log";
     values["repeat"] = "build";
-    auto o = run_once(m_build, values, 0, image, out.log, request.label + " build", false);
+    auto o =
+        run_once(m_build, values, 0, image, out.log, request.label + " build", Reading::nothing);
     if (o.interrupted || interrupted())
         throw_infra("interrupted during the build of " + request.label);
     const bool ran_ok = o.status == core::Status::ok; // exit 0; no metric is read from a build
@@ -715,8 +431,8 @@ void ProcessRunner::attach_environment(core::Measurement& m, const ports::PointR
     std::map<std::string, std::string> env;
     const std::string dir = make_point_dir(request.label + ".env-probe");
     const std::string log = dir + "/env-probe.log";
-    auto o =
-        run_once(m_env_probe, values, worker, m.image, log, request.label + " env-probe", false);
+    auto o = run_once(m_env_probe, values, worker, m.image, log, request.label + " env-probe",
+                      Reading::nothing);
     if (o.interrupted || interrupted() != 0)
         return;
     if (o.status != core::Status::ok)
@@ -727,8 +443,8 @@ void ProcessRunner::attach_environment(core::Measurement& m, const ports::PointR
         env = std::move(parsed.entries);
         warnings.insert(warnings.end(), parsed.warnings.begin(), parsed.warnings.end());
     }
-    if (is_container() && !m.image.empty())
-        for (auto& [k, v] : image_labels(m_engine, m.image, warnings))
+    if (const auto engine = m_runtime->image_engine(); !engine.empty() && !m.image.empty())
+        for (auto& [k, v] : image_labels(engine, m.image, warnings))
             env.emplace(k, v);
     for (const auto& w : warnings)
         m_progress.line(request.label + "  warning: " + w);

@@ -1,7 +1,10 @@
 #pragma once
-// PointRunner and Builder over child processes: a plain process (runtime none), a fresh
-// docker/podman container per run, one kept container with `exec`, or a Slurm `srun` job step.
+// The measuring loop over a runtime strategy (adapters/process/runtime): for each point it
+// prepares the image, runs warmups and repeats as child processes, enforces the timeout, reads
+// the metric (or the exit status) from each run's output, reports progress, and spreads points
+// over the GPU pool. PointRunner and Builder for every runtime.
 
+#include "adapters/process/runtime.hpp"
 #include "core/command_template.hpp"
 #include "ports/clock.hpp"
 #include "ports/progress.hpp"
@@ -10,18 +13,20 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
 namespace perfsweep::adapters {
 
-/// Runs benchmark points as child processes per `RunnerConfig::runtime`.
+/// Runs benchmark points as child processes in the runtime `RunnerConfig::runtime` asks for.
 class ProcessRunner final : public ports::BuildingRunner {
 public:
     /// Validate `config` (throws a usage error naming the flag) and prepare; starts nothing yet.
     ProcessRunner(ports::RunnerConfig config, ports::Progress& progress, ports::Clock& clock);
-    /// Stops and removes a kept container and removes images perfsweep pulled (unless kept).
+    /// The same over a runtime of the caller's choice (`config.runtime` is then only a name).
+    ProcessRunner(ports::RunnerConfig config, std::unique_ptr<Runtime> runtime,
+                  ports::Progress& progress, ports::Clock& clock);
+    /// Ends the runtime: stops and removes a kept container, removes images perfsweep pulled.
     ~ProcessRunner() override;
     ProcessRunner(const ProcessRunner&) = delete;
     ProcessRunner& operator=(const ProcessRunner&) = delete;
@@ -34,41 +39,34 @@ public:
     ports::StepOutcome build(const ports::PointRequest& request) override;
 
 private:
-    struct Launch;
     struct RunOutcome;
     struct Batch;
-    core::Measurement run_one(const ports::PointRequest& request, size_t worker, Batch& batch);
-    RunOutcome run_once(const core::CommandTemplate& cmd, std::map<std::string, std::string> values,
-                        size_t worker, const std::string& image, const std::string& log,
-                        const std::string& title, bool measure);
+    /// What a run's output is read for.
+    enum class Reading { metric, nothing };
+    void configure();
+    core::Measurement measure(const ports::PointRequest& request, size_t worker, Batch& batch);
+    RunOutcome run_once(const core::CommandTemplate& cmd,
+                        const std::map<std::string, std::string>& values, size_t worker,
+                        const std::string& image, const std::string& log, const std::string& title,
+                        Reading reading);
     std::map<std::string, std::string> base_values(const ports::PointRequest& request,
                                                    size_t worker) const;
-    bool is_container() const;
-    std::string check_image(const std::string& image, std::string& digest, core::Status& status);
-    std::string ensure_container(const std::string& image, std::string& digest,
-                                 core::Status& status);
-    void remove_container();
     std::string make_point_dir(const std::string& label);
     const std::map<std::string, std::string>& fingerprint();
+    void attach_environment(core::Measurement& m, const ports::PointRequest& request,
+                            size_t worker);
 
     ports::RunnerConfig m_cfg;
+    std::unique_ptr<Runtime> m_runtime;
     ports::Progress& m_progress;
     ports::Clock& m_clock;
     core::CommandTemplate m_test;
     core::CommandTemplate m_build;
-    std::string m_engine; ///< docker / podman / srun
-    std::mutex m_mutex;
-    std::set<std::string> m_pulled;
-    std::string m_container;       ///< kept container name, empty when none runs
-    std::string m_container_image; ///< image it was started from
-    std::string m_container_digest;
-    bool m_have_fingerprint = false;
+
+    std::once_flag m_fingerprint_once;
     std::map<std::string, std::string> m_fingerprint;
-    int m_container_seq = 0;
 
     // Environment fingerprints (adapters/process/env_probe): probed once per image and probe.
-    void attach_environment(core::Measurement& m, const ports::PointRequest& request,
-                            size_t worker);
     core::CommandTemplate m_env_probe; ///< empty words: no probe command
     bool m_env_on = false;             ///< false with --env-probe none: no labels either
     std::mutex m_env_mutex;
