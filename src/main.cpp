@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
         auto c = config;
         c.echo_logs = c.echo_logs || in_actions;
         if (c.runtime == "slurm" && c.kept_container) // hourly: one allocation for the search
-            return std::make_unique<adapters::HeldAllocationRunner>(c, progress, clock);
+            return adapters::make_held_allocation_runner(c, progress, clock);
         return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
     };
     a.measurement_json = [](const core::Measurement& m) {

@@ -29,9 +29,9 @@ std::string granted_job_id(const std::string& out) {
     return std::regex_search(out, m, granted) ? m[1].str() : std::string();
 }
 
-HeldAllocationRunner::HeldAllocationRunner(ports::RunnerConfig config, ports::Progress& progress,
-                                           ports::Clock& clock)
-    : m_cfg(std::move(config)), m_progress(progress), m_clock(clock) {
+HeldAllocationRuntime::HeldAllocationRuntime(const ports::RunnerConfig& config,
+                                             ports::Progress& progress)
+    : m_cfg(config), m_progress(progress) {
     if (m_cfg.runtime != "slurm")
         throw_usage("a held allocation needs --runtime slurm, not '" + m_cfg.runtime + "'");
     for (const auto& a : m_cfg.srun_args)
@@ -39,33 +39,39 @@ HeldAllocationRunner::HeldAllocationRunner(ports::RunnerConfig config, ports::Pr
             throw_usage("--srun-arg " + a +
                         ": perfsweep sets the job and the container name of "
                         "the allocation it holds");
-    // Validate everything now (flags, templates): a throw-away runner with the final settings.
-    auto probe = m_cfg;
-    probe.kept_container = false;
-    ProcessRunner check(probe, m_progress, m_clock);
-    (void)check;
 }
 
-HeldAllocationRunner::~HeldAllocationRunner() {
+HeldAllocationRuntime::~HeldAllocationRuntime() {
     try {
-        m_inner.reset();
-        if (m_job.empty())
+        const std::string job = job_id();
+        if (job.empty())
             return;
         ProcessSpec s;
-        s.argv = {"scancel", m_job};
+        s.argv = {"scancel", job};
         s.timeout_s = 60;
         s.ignore_interrupt = true;
         const auto r = capture_process(s);
-        m_progress.line("slurm: released allocation " + m_job +
+        m_progress.line("slurm: released allocation " + job +
                         (r.result.exit_code == 0 ? "" : " (scancel: " + r.output + ")"));
     } catch (...) { // cleanup is best effort; a destructor never throws
     }
 }
 
-bool HeldAllocationRunner::ensure(std::string& why) {
+std::string HeldAllocationRuntime::job_id() const {
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (m_inner)
-        return true;
+    return m_job;
+}
+
+Readiness HeldAllocationRuntime::prepare(const std::string& /*image*/) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    Readiness out;
+    if (m_steps)
+        return out;
+    if (!m_failure.empty()) { // one salloc per search: a refusal is not retried per state
+        out.status = core::Status::failed;
+        out.reason = m_failure;
+        return out;
+    }
     const std::string name = "perfsweep-hourly-" + std::to_string(::getpid());
     ProcessSpec s;
     s.argv = salloc_argv(m_cfg, name);
@@ -76,51 +82,48 @@ bool HeldAllocationRunner::ensure(std::string& why) {
     if (!job.empty())
         m_job = job; // released in the destructor even if salloc reported trouble after this
     if (!r.result.started || r.result.exit_code != 0 || job.empty()) {
-        why = "salloc did not grant an allocation (" + describe(r.result, 0) +
-              "): " + std::string(util::trim(r.output));
-        return false;
+        m_failure = "salloc did not grant an allocation (" + describe(r.result, 0) +
+                    "): " + std::string(util::trim(r.output));
+        out.status = core::Status::failed;
+        out.reason = m_failure;
+        return out;
     }
     m_progress.line("slurm: holding allocation " + m_job + " for the whole search");
-    auto inner = m_cfg;
-    inner.kept_container = false;
-    inner.srun_args.insert(inner.srun_args.begin(), "--jobid=" + m_job);
-    if (!inner.image.empty()) {
-        inner.image = core::pyxis_image(inner.image);
-        inner.srun_args.push_back("--container-name=perfsweep-" + m_job);
-    }
-    m_inner = std::make_unique<ProcessRunner>(inner, m_progress, m_clock);
-    return true;
+    auto steps = m_cfg;
+    steps.kept_container = false;
+    steps.srun_args.insert(steps.srun_args.begin(), "--jobid=" + m_job);
+    if (!m_cfg.image.empty())
+        steps.srun_args.push_back("--container-name=perfsweep-" + m_job);
+    m_steps = std::make_unique<SlurmRuntime>(steps);
+    return out;
 }
 
-std::vector<core::Measurement>
-HeldAllocationRunner::run_points(const std::vector<ports::PointRequest>& requests) {
-    std::string why;
-    if (!ensure(why)) {
-        std::vector<core::Measurement> out(requests.size());
-        for (std::size_t i = 0; i < requests.size(); ++i) {
-            out[i].label = requests[i].label;
-            out[i].stage = requests[i].stage;
-            out[i].commits = requests[i].commits;
-            out[i].status = core::Status::failed;
-            out[i].reason = why;
-        }
-        return out;
-    }
-    return m_inner->run_points(requests);
+Readiness HeldAllocationRuntime::prepare_build(const std::string& image) {
+    return prepare(image);
 }
 
-int HeldAllocationRunner::workers() const {
-    return m_cfg.gpus.empty() ? 1 : static_cast<int>(m_cfg.gpus.size());
+Launch HeldAllocationRuntime::wrap(const Invocation& inv) {
+    SlurmRuntime* steps = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        steps = m_steps.get();
+    }
+    if (!steps)
+        throw_infra("a job step before the Slurm allocation was granted");
+    auto step = inv;
+    if (!step.image.empty()) // pyxis/enroot spell a registry with '#': ghcr.io#nvidia/jax:TAG
+        step.image = core::pyxis_image(step.image);
+    return steps->wrap(step);
 }
 
-ports::StepOutcome HeldAllocationRunner::build(const ports::PointRequest& request) {
-    std::string why;
-    if (!ensure(why)) {
-        ports::StepOutcome out;
-        out.reason = why;
-        return out;
-    }
-    return m_inner->build(request);
+std::unique_ptr<ProcessRunner> make_held_allocation_runner(const ports::RunnerConfig& config,
+                                                           ports::Progress& progress,
+                                                           ports::Clock& clock) {
+    auto plain = config; // the allocation is the kept environment: validate it as job steps
+    plain.kept_container = false;
+    check_runtime(plain);
+    auto runtime = std::make_unique<HeldAllocationRuntime>(config, progress);
+    return std::make_unique<ProcessRunner>(config, std::move(runtime), progress, clock);
 }
 
 } // namespace perfsweep::adapters

@@ -1,10 +1,12 @@
 #pragma once
-// The Slurm equivalent of a kept container for the hourly stage: one allocation held for the whole
-// search (`salloc --no-shell`, released with `scancel`), every build and run a job step in it
-// (`srun --jobid=J`), and with an image all steps share one named pyxis container
-// (`--container-name`), so a build's files are still there for the next build and the tests.
+// The Slurm equivalent of a kept container for the hourly stage: a runtime strategy
+// (adapters/process/runtime) that holds one allocation for the whole search (`salloc --no-shell`,
+// released with `scancel`) and runs every build and run as a job step in it (`srun --jobid=J`);
+// with an image all steps share one named pyxis container (`--container-name`), so a build's
+// files are still there for the next build and the tests.
 
 #include "adapters/process/process_runner.hpp"
+#include "adapters/process/runtime.hpp"
 #include "ports/clock.hpp"
 #include "ports/progress.hpp"
 #include "ports/runner_config.hpp"
@@ -23,36 +25,40 @@ std::vector<std::string> salloc_argv(const ports::RunnerConfig& config, const st
 /// The job id in salloc's "Granted job allocation N" line; "" when there is none.
 std::string granted_job_id(const std::string& salloc_output);
 
-/// A runner whose steps run in one held Slurm allocation (runtime slurm with kept_container).
-class HeldAllocationRunner final : public ports::BuildingRunner {
+/// Runtime slurm with kept_container: one allocation, allocated on the first prepare (salloc
+/// waits in the queue as long as it takes), every command a step of it; scancel'd on destruction.
+class HeldAllocationRuntime final : public Runtime {
 public:
-    /// Validates like ProcessRunner; allocates nothing until the first build or run.
-    HeldAllocationRunner(ports::RunnerConfig config, ports::Progress& progress,
-                         ports::Clock& clock);
+    /// Throws a usage error for a runtime other than slurm or an --srun-arg that names the job
+    /// or the container (perfsweep sets both); allocates nothing yet.
+    HeldAllocationRuntime(const ports::RunnerConfig& config, ports::Progress& progress);
     /// Releases the allocation (scancel), which also drops the job's named container.
-    ~HeldAllocationRunner() override;
-    HeldAllocationRunner(const HeldAllocationRunner&) = delete;
-    HeldAllocationRunner& operator=(const HeldAllocationRunner&) = delete;
-    /// Run the points as job steps of the allocation.
-    std::vector<core::Measurement>
-    run_points(const std::vector<ports::PointRequest>& requests) override;
-    /// The GPU pool size (1 without a pool).
-    int workers() const override;
-    /// Run the build as a job step of the allocation (in the named container with an image).
-    ports::StepOutcome build(const ports::PointRequest& request) override;
-    /// The allocation's job id ("" before the first step).
-    const std::string& job_id() const { return m_job; }
+    ~HeldAllocationRuntime() override;
+    HeldAllocationRuntime(const HeldAllocationRuntime&) = delete;
+    HeldAllocationRuntime& operator=(const HeldAllocationRuntime&) = delete;
+    /// Allocate on first use; `failed` with salloc's words when no allocation was granted.
+    Readiness prepare(const std::string& image) override;
+    /// The same for a build.
+    Readiness prepare_build(const std::string& image) override;
+    /// `srun --jobid=J [--container-image=<pyxis spelling> --container-name=perfsweep-J] …`.
+    Launch wrap(const Invocation& inv) override;
+    bool in_container() const override { return false; }
+    /// The allocation's job id ("" before the first prepare).
+    std::string job_id() const;
 
 private:
-    /// Allocate on first use; false with `why` when salloc failed.
-    bool ensure(std::string& why);
-
     ports::RunnerConfig m_cfg;
     ports::Progress& m_progress;
-    ports::Clock& m_clock;
-    std::unique_ptr<ProcessRunner> m_inner;
+    mutable std::mutex m_mutex;
     std::string m_job;
-    std::mutex m_mutex;
+    std::string m_failure;                 ///< salloc's refusal, repeated to later steps
+    std::unique_ptr<SlurmRuntime> m_steps; ///< job steps of the held allocation
 };
+
+/// The measuring loop over a held allocation: what `--runtime slurm` with a kept container (the
+/// hourly stage) runs on. Validates `config` like ProcessRunner; allocates nothing yet.
+std::unique_ptr<ProcessRunner> make_held_allocation_runner(const ports::RunnerConfig& config,
+                                                           ports::Progress& progress,
+                                                           ports::Clock& clock);
 
 } // namespace perfsweep::adapters
