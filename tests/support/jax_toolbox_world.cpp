@@ -16,7 +16,10 @@ namespace perfsweep::test {
 
 JaxToolboxWorld::JaxToolboxWorld(const std::string& generation) {
     const std::string src = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/support";
-    auto r = run_command({"bash", src + "/jax_toolbox/make-world.sh", file("world"), generation});
+    // Laid out once per build directory and content of the stand-in scripts, copied per test.
+    const auto cache = std::filesystem::path(PERFSWEEP_EXE).parent_path() / "jax-toolbox-worlds";
+    auto r = run_command(
+        {"bash", src + "/jax_toolbox/world.sh", cache.string(), file("world"), generation});
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     for (const auto& line : util::split(read_file(file("world/world.env")), '\n')) {

@@ -1,6 +1,7 @@
 #pragma once
 // A JAX/XLA world with a planted culprit and stand-in JAX-Toolbox nightlies of it
-// (tests/support/jax_toolbox/make-world.sh), served by the fake docker on PATH.
+// (tests/support/jax_toolbox/make-world.sh, laid out once per build directory and copied per test
+// by world.sh), served by the fake docker on PATH.
 
 #include "support/env_guard.hpp"
 #include "support/temp_dir.hpp"
