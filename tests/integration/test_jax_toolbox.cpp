@@ -303,6 +303,22 @@ TEST_CASE("jax-toolbox: hourly on Slurm holds one allocation, steps share one py
     REQUIRE(builds.size() >= 3);
     for (const auto& log : builds)
         CHECK_THAT(log, Catch::Contains("build-jax.sh --bazel-cache /perfsweep/bazel-cache"));
+
+    // An allocation Slurm refuses is asked for once, not once per state: the search ends
+    // inconclusive with salloc's own words.
+    const auto refused = test::run_perfsweep(hourly_args(
+        w, w["GOOD_DATE"],
+        {"--runtime", "slurm", "--jax-toolbox", "auto", "--salloc-arg=--partition=nope"},
+        "logs-refused"));
+    INFO(refused.err);
+    CHECK(refused.exit_code == 4);
+    std::size_t asked = 0;
+    for (auto at = refused.err.find("slurm: salloc --no-shell"); at != std::string::npos;
+         at = refused.err.find("slurm: salloc --no-shell", at + 1))
+        ++asked;
+    CHECK(asked == 1);
+    CHECK_THAT(refused.err,
+               Catch::Contains("salloc did not grant an allocation") && Catch::Contains("nope"));
 #endif
 }
 

@@ -84,6 +84,7 @@ Readiness HeldAllocationRuntime::prepare(const std::string& /*image*/) {
     if (!r.result.started || r.result.exit_code != 0 || job.empty()) {
         m_failure = "salloc did not grant an allocation (" + describe(r.result, 0) +
                     "): " + std::string(util::trim(r.output));
+        m_progress.line("slurm: " + m_failure + "; every build and run of the search fails");
         out.status = core::Status::failed;
         out.reason = m_failure;
         return out;
