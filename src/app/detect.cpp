@@ -32,8 +32,18 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         auto load = store->load();
         out.warnings = std::move(load.warnings);
         all = std::move(load.records);
-        if (all.empty() && !request.allow_empty)
-            throw_usage("detect: history '" + store->describe() + "' has no measurements");
+        if (all.empty() && !request.allow_empty) {
+            if (!request.empty_history_inconclusive)
+                throw_usage("detect: history '" + store->describe() + "' has no measurements");
+            out.result.benchmark = request.benchmark;
+            out.result.metric = request.metric;
+            out.result.direction = request.direction.value_or(core::Direction::higher_is_better);
+            out.result.threshold = request.options.threshold;
+            out.result.verdict = core::Verdict::inconclusive;
+            out.result.reason =
+                "history '" + store->describe() + "' has no measurements yet (missing or empty)";
+            return out;
+        }
     } else {
         core::ImportDefaults d;
         d.benchmark = request.benchmark;

@@ -24,6 +24,9 @@ struct DetectRequest {
     /// No matching measurement (or an empty history) is an inconclusive result, not an error
     /// (investigate over an explicit --from/--to range needs no history).
     bool allow_empty = false;
+    /// A missing or empty history is an inconclusive result (exit 4: not enough data), while a
+    /// selection that matches nothing in a non-empty history stays an error (`perfsweep detect`).
+    bool empty_history_inconclusive = false;
 };
 
 /// The result and any warnings met while loading (e.g. a torn last history line).

@@ -2,6 +2,7 @@
 
 #include "app/run_point.hpp"
 #include "core/environment.hpp"
+#include "core/exit_policy.hpp"
 #include "core/range_verdict.hpp"
 #include "report/markdown.hpp"
 #include "util/error.hpp"
@@ -372,12 +373,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         res.outputs["comment-url"] = posted.url;
     }
 
-    if (verdict == core::Verdict::regression)
-        res.exit_code = o.fail_on_regression ? exit_regression : exit_ok;
-    else if (verdict == core::Verdict::inconclusive)
-        res.exit_code = exit_inconclusive;
-    else
-        res.exit_code = exit_ok;
+    res.exit_code = core::investigate_exit_code(verdict, o.fail_on_regression);
     return res;
 }
 

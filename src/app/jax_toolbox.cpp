@@ -2,7 +2,65 @@
 
 #include "util/error.hpp"
 
+#include <filesystem>
+
 namespace perfsweep::app {
+
+std::optional<JaxToolboxRequest> resolve_jax_toolbox(const OptionValues& v,
+                                                     const std::string& state_dir) {
+    if (!v.given("jax-toolbox")) {
+        for (const char* name :
+             {"jax-toolbox-sources", "bazel-cache", "build-jax-arg", "cherry-pick"})
+            if (v.given(name))
+                throw_usage(v.describe(name) +
+                            " belongs to the JAX-Toolbox mode: add --jax-toolbox auto (or jax, "
+                            "nightly)");
+        return std::nullopt;
+    }
+    JaxToolboxRequest q;
+    q.generation = v.text("jax-toolbox");
+    q.sources = v.text("jax-toolbox-sources");
+    q.bazel_cache = v.text("bazel-cache");
+    q.default_cache =
+        state_dir.empty() ? std::string("perfsweep-bazel-cache") : state_dir + "/bazel-cache";
+    q.build_args = v.list("build-jax-arg");
+    q.cherry_picks = v.list("cherry-pick");
+    return q;
+}
+
+std::string absolute_path(const std::string& path) {
+    if (path.empty() || path.find("://") != std::string::npos || path == "none")
+        return path;
+    return std::filesystem::absolute(path).lexically_normal().string();
+}
+
+std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
+                                  const std::optional<JaxToolboxRequest>& jtb,
+                                  const ports::OpenSourceRepo& open_repo, ports::Files& files,
+                                  std::string* commits_probe) {
+    o.outputs_dir = absolute_path(o.outputs_dir);
+    if (jtb) {
+        auto q = *jtb;
+        q.bazel_cache = absolute_path(q.bazel_cache);
+        q.default_cache = absolute_path(q.default_cache);
+        q.outputs_host = o.outputs_dir;
+        q.repos.clear();
+        for (const auto& r : o.repos)
+            q.repos.push_back({r.name, absolute_path(r.path)});
+        const auto applied = apply_jax_toolbox(q, rc, open_repo, files);
+        o.outputs_dir_in_runner = applied.plan.outputs_dir;
+        if (commits_probe && commits_probe->empty())
+            *commits_probe = applied.plan.commits_probe;
+        return "JAX-Toolbox (" + std::string(core::to_string(applied.generation)) + " image " +
+               rc.image + "): build-jax.sh in one kept container, sources: " + q.sources +
+               ", fix commits: " + std::to_string(applied.cherry_picks.size());
+    }
+    const bool container = rc.runtime == "docker" || rc.runtime == "podman" ||
+                           (rc.runtime == "slurm" && !rc.image.empty());
+    if (container && !o.outputs_dir.empty()) // at the same path inside, like the repos
+        rc.mounts.push_back(o.outputs_dir + ":" + o.outputs_dir);
+    return "";
+}
 
 JaxToolboxApplied apply_jax_toolbox(const JaxToolboxRequest& q, ports::RunnerConfig& rc,
                                     const ports::OpenSourceRepo& open_repo, ports::Files& files) {

@@ -1,17 +1,16 @@
 // `perfsweep hourly`: narrow a good→bad window over JAX/XLA (any repos) to an hour, then a commit.
 
 #include "app/hourly.hpp"
+#include "app/jax_toolbox.hpp"
+#include "app/options.hpp"
 #include "cli/context.hpp"
-#include "cli/jax_toolbox_flags.hpp"
 #include "cli/output.hpp"
-#include "cli/runner_flags.hpp"
 #include "core/exit_code.hpp"
+#include "core/exit_policy.hpp"
 #include "core/stats.hpp"
 #include "report/log_excerpt.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
-
-#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -19,52 +18,6 @@
 namespace perfsweep::cli {
 
 namespace {
-
-struct HourlyFlags {
-    std::vector<std::string> repos;
-    std::string ref = "origin/main";
-    std::vector<std::string> ref_for;
-    bool fetch = false;
-    std::string token_env = "PERFSWEEP_GIT_TOKEN";
-    std::string from, to;
-    std::string from_result;
-    std::string good_commits, bad_commits;
-    std::string step = "1h";
-    bool plan = false;
-    bool any_parent = false;
-    std::string strategy = "adaptive";
-    int repeats = 3;
-    int max_repeats = 12;
-    std::string state_dir;
-    int max_builds = 0;
-    std::string max_time;
-    bool to_commit = false;
-    bool json = false;
-    RunnerFlags runner;  ///< --build --test --runtime --image --metric ... --mode
-    JaxToolboxFlags jtb; ///< --jax-toolbox --bazel-cache --cherry-pick ...
-    std::string outputs; ///< "" = LOGS/outputs
-    std::vector<std::string> salloc_args;
-};
-
-std::pair<std::string, std::string> name_value(const std::string& s, const std::string& flag,
-                                               const char* what) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
-        throw_usage(flag + " '" + s + "': expected " + what);
-    return {s.substr(0, eq), s.substr(eq + 1)};
-}
-
-std::map<std::string, std::string> commit_list(const std::string& s, const std::string& flag) {
-    std::map<std::string, std::string> out;
-    if (s.empty())
-        return out;
-    for (const auto& part : util::split(s, ',')) {
-        auto [name, sha] = name_value(std::string(util::trim(part)), flag, "NAME=SHA,NAME=SHA...");
-        if (!out.emplace(name, sha).second)
-            throw_usage(flag + ": repo '" + name + "' is given twice");
-    }
-    return out;
-}
 
 util::UnixSeconds parse_time(const std::string& s, const std::string& flag) {
     std::string why;
@@ -123,46 +76,23 @@ void print_text(const core::HourlyResult& r) {
                 r.builds, r.runs);
 }
 
-void run_cmd(const HourlyFlags& f, Context& ctx) {
-    if (ctx.adapters.protect_secret_env) // the builds and benchmarks must not inherit the token
-        ctx.adapters.protect_secret_env(f.token_env);
-    app::HourlyOptions o;
-    std::map<std::string, std::string> refs;
-    for (const auto& s : f.ref_for) {
-        auto [name, ref] = name_value(s, "--ref-for", "NAME=REF");
-        refs[name] = ref;
-    }
-    for (const auto& s : f.repos) {
-        auto [name, path] = name_value(s, "--repo", "NAME=PATH");
-        app::RepoSpec spec{name, path, f.ref};
-        auto it = refs.find(name);
-        if (it != refs.end()) {
-            spec.ref = it->second;
-            refs.erase(it);
-        }
-        o.repos.push_back(spec);
-    }
-    if (!refs.empty())
-        throw_usage("--ref-for " + refs.begin()->first + ": no --repo has that name");
-    o.fetch = f.fetch;
-    o.token_env = f.token_env;
-    if (!f.from.empty())
-        o.from = parse_time(f.from, "--from");
-    if (!f.to.empty())
-        o.to = parse_time(f.to, "--to");
-    if (!f.from_result.empty()) {
-        if (!f.from.empty() || !f.to.empty() || !f.good_commits.empty() || !f.bad_commits.empty())
-            throw_usage("--from-result cannot be combined with --from/--to/--good-commits/"
-                        "--bad-commits");
-        const auto w =
-            ctx.adapters.daily_window(ctx.adapters.files->read_text(f.from_result), f.from_result);
+} // namespace
+
+void run_hourly(const app::OptionValues& values, Context& ctx) {
+    auto& a = ctx.adapters;
+    auto req = app::resolve_hourly(values);
+    auto& o = req.options;
+    if (a.protect_secret_env) // the builds and benchmarks must not inherit the token
+        a.protect_secret_env(o.token_env);
+    if (!req.from_result.empty()) {
+        const auto w = a.daily_window(a.files->read_text(req.from_result), req.from_result);
         // The window runs from the newest recorded commit time of the last good build to that of
         // the first bad build.
         auto newest = [&](const std::map<std::string, std::string>& times, const char* key) {
             std::optional<util::UnixSeconds> best;
             for (const auto& [name, t] : times) {
                 const auto v =
-                    parse_time(t, "--from-result " + f.from_result + " " + key + "." + name);
+                    parse_time(t, "--from-result " + req.from_result + " " + key + "." + name);
                 best = best ? std::max(*best, v) : v;
             }
             return *best;
@@ -170,168 +100,32 @@ void run_cmd(const HourlyFlags& f, Context& ctx) {
         o.from = newest(w.good_times, "last_before_commit_times");
         o.to = newest(w.bad_times, "first_after_commit_times");
     }
-    o.good_commits = commit_list(f.good_commits, "--good-commits");
-    o.bad_commits = commit_list(f.bad_commits, "--bad-commits");
-    auto step = util::parse_duration(f.step);
-    if (!step)
-        throw_usage("--step '" + f.step + "': expected a duration such as 1h, 30m or 2h");
-    o.step = *step;
-    o.plan = f.plan;
-    o.any_parent = f.any_parent;
-    o.strategy = f.strategy;
-    o.repeats = f.repeats;
-    o.max_repeats = std::max(f.max_repeats, f.repeats);
-    o.state_dir = f.state_dir;
-    o.max_builds = f.max_builds;
-    if (!f.max_time.empty()) {
-        auto d = util::parse_duration(f.max_time);
-        if (!d)
-            throw_usage("--max-time '" + f.max_time + "': expected a duration such as 6h");
-        o.max_time = static_cast<double>(*d);
-    }
-    o.to_commit = f.to_commit;
-    const auto& c = f.runner.cfg;
-    o.exit_code_mode = exit_code_mode(f.runner);
-    if (ctx.adapters.secret_values)
-        o.secrets = ctx.adapters.secret_values();
-    auto jtb_request = jax_toolbox_request(f.jtb, o.repos, f.state_dir);
-    o.outputs_dir =
-        f.outputs == "none"
-            ? std::string()
-            : absolute_path(f.outputs.empty()
-                                ? (c.logs_dir.empty() ? "perfsweep-logs" : c.logs_dir) + "/outputs"
-                                : f.outputs);
-
-    auto& a = ctx.adapters;
+    if (a.secret_values)
+        o.secrets = a.secret_values();
     app::HourlyPorts ports;
     ports.open_repo = a.open_source_repo;
     ports.files = a.files;
     ports.clock = a.clock;
     ports.progress = a.progress;
     std::unique_ptr<ports::BuildingRunner> runner;
-    std::string build_command = c.build_command;
-    if (!f.plan) {
-        const bool jtb = jax_toolbox_on(f.jtb);
-        if ((!jtb && c.build_command.empty()) || c.test_command.empty())
-            throw_usage(jtb ? "hourly: --test is required unless --plan is given"
-                            : "hourly: --build and --test are required unless --plan is given "
-                              "(or --jax-toolbox, which writes the build command)");
-        auto rc = runner_config(f.runner);
-        // One environment for the whole search: a kept container (docker/podman) or a held Slurm
-        // allocation whose steps share one named pyxis container.
-        if (jtb && rc.runtime == "none") // the mode rebuilds inside the image: docker by default
-            rc.runtime = "docker";
-        rc.kept_container =
-            rc.runtime == "docker" || rc.runtime == "podman" || rc.runtime == "slurm";
-        rc.salloc_args = f.salloc_args;
-        rc.allocation_time_s = o.max_time > 0 ? o.max_time + 900 : 0;
-        if (!f.salloc_args.empty() && rc.runtime != "slurm")
-            throw_usage("--salloc-arg needs --runtime slurm");
-        if (jtb) {
-            jtb_request.outputs_host = o.outputs_dir;
-            const auto applied =
-                app::apply_jax_toolbox(jtb_request, rc, a.open_source_repo, *a.files);
-            o.outputs_dir_in_runner = applied.plan.outputs_dir;
-            if (a.progress)
-                a.progress->line(
-                    "JAX-Toolbox (" + std::string(core::to_string(applied.generation)) + " image " +
-                    rc.image + "): build-jax.sh in one kept container, sources: " + f.jtb.sources +
-                    ", fix commits: " + std::to_string(applied.cherry_picks.size()));
-        }
-        o.direction = rc.direction;
-        const bool container = rc.runtime == "docker" || rc.runtime == "podman" ||
-                               (rc.runtime == "slurm" && !rc.image.empty());
-        if (container && !jtb) { // the clones and the outputs at the same paths inside
-            for (const auto& r : o.repos)
-                rc.mounts.push_back(absolute_path(r.path) + ":" + absolute_path(r.path));
-            if (!o.outputs_dir.empty())
-                rc.mounts.push_back(o.outputs_dir + ":" + o.outputs_dir);
-        }
-        build_command = rc.build_command;
+    if (req.runner) {
+        auto& rc = *req.runner;
+        const auto mode =
+            app::prepare_source_runner(rc, o, req.jax_toolbox, a.open_source_repo, *a.files);
+        if (req.jax_toolbox) // the mode wrote the build command
+            o.settings_key = app::hourly_settings_key(rc, o.repeats);
+        if (!mode.empty() && a.progress)
+            a.progress->line(mode);
         runner = a.make_runner(rc);
         ports.builder = runner.get();
         ports.runner = runner.get();
     }
-    o.settings_key = "build=" + build_command + " test=" + c.test_command +
-                     " runtime=" + c.runtime + " image=" + c.image + " metric=" + c.metric +
-                     " regex=" + c.metric_regex + " repeats=" + std::to_string(f.repeats);
-    if (o.exit_code_mode)
-        o.settings_key += " mode=exit-code";
     const auto result = app::run_hourly(o, ports);
-    if (f.json)
+    if (req.json)
         write_json(a.hourly_json(result));
     else
         print_text(result);
-    ctx.exit_code = result.conclusion == "inconclusive" ? exit_inconclusive : exit_ok;
-}
-
-} // namespace
-
-void add_hourly(CLI::App& app, Context& ctx) {
-    auto f = std::make_shared<HourlyFlags>();
-    auto* cmd = app.add_subcommand(
-        "hourly", "Rebuild source repos (JAX, XLA, ...) at states over time inside one environment "
-                  "and narrow a good→bad window to an hour, then (--to-commit) to a commit");
-    cmd->add_option("--repo", f->repos, "NAME=PATH of a full local clone (repeatable)")->required();
-    cmd->add_option("--ref", f->ref, "ref whose main line is followed (default origin/main)");
-    cmd->add_option("--ref-for", f->ref_for, "NAME=REF: another ref for one repo (repeatable)");
-    cmd->add_flag("--fetch", f->fetch, "fetch origin in every repo first (libgit2)");
-    cmd->add_option("--token-env", f->token_env,
-                    "environment variable holding an HTTPS token for --fetch");
-    cmd->add_option("--from", f->from, "window start (last good), ISO 8601 with Z or offset");
-    cmd->add_option("--to", f->to, "window end (first bad), ISO 8601 with Z or offset");
-    cmd->add_option("--from-result", f->from_result,
-                    "DAILY.json: take the window from a `perfsweep daily --json` result");
-    cmd->add_option("--good-commits", f->good_commits, "NAME=SHA,...: the last good state");
-    cmd->add_option("--bad-commits", f->bad_commits, "NAME=SHA,...: the first bad state");
-    cmd->add_option("--step", f->step, "grid step (default 1h; 30m, 2h, ...)");
-    cmd->add_flag("--plan", f->plan, "print the states only; check out, build and run nothing");
-    cmd->add_flag("--any-parent", f->any_parent,
-                  "state = newest commit by date reachable from the ref (git rev-list -1 "
-                  "--before=T) instead of the first-parent main line");
-    using O = RunnerOption;
-    add_runner_flags(cmd, f->runner,
-                     {{O::build, "build command ({commit:NAME} {path:NAME} {time} {output_dir})"},
-                      {O::test, "test command printing the metric"},
-                      {O::runtime,
-                       "none | docker | podman (one kept container) | slurm (one held "
-                       "allocation; with --image one named pyxis container)",
-                       false},
-                      {O::image, "image of the last good environment (docker/podman)"}});
-    cmd->add_option("--strategy", f->strategy, "adaptive (bisect, default) | sequential");
-    cmd->add_option("--repeats", f->repeats, "test runs per state (default 3)");
-    cmd->add_option(
-           "--max-repeats", f->max_repeats,
-           "undecided states (and, in exit-code mode, window ends) double their runs up to this")
-        ->capture_default_str();
-    add_runner_flags(cmd, f->runner,
-                     {{O::env_probe, "environment fingerprint of the image: default | none | a "
-                                     "command printing KEY=VALUE lines"}});
-    add_jax_toolbox_flags(cmd, f->jtb);
-    cmd->add_option("--outputs", f->outputs,
-                    "each tested state gets a directory below this one for the benchmark's own "
-                    "files ({output_dir}, $PERFSWEEP_OUTPUT_DIR); last-good and first-bad link to "
-                    "the final pair (default LOGS-DIR/outputs; none = off)");
-    cmd->add_option("--salloc-arg", f->salloc_args,
-                    "slurm: extra salloc argument for the allocation held for the whole search, "
-                    "e.g. --partition=gpu (repeatable)");
-    cmd->add_option("--state", f->state_dir, "state dir: resume without redoing builds or runs");
-    cmd->add_option("--max-builds", f->max_builds, "stop after this many builds (0 = no limit)");
-    cmd->add_option("--max-time", f->max_time, "stop after this long (e.g. 6h)");
-    cmd->add_flag("--to-commit", f->to_commit, "narrow the window to the culprit commit");
-    cmd->add_flag("--json", f->json, "print the result as JSON");
-    add_runner_flags(cmd, f->runner,
-                     {{O::metric, "metric name (default MLUPS)", false},
-                      {O::metric_regex, "regex with one group for the value"},
-                      {O::direction, "higher | lower is better (default higher)", false},
-                      O::timeout_seconds,
-                      O::logs_dir,
-                      O::mode,
-                      O::mount,
-                      O::env,
-                      O::workdir,
-                      O::srun_arg});
-    cmd->callback([f, &ctx] { run_cmd(*f, ctx); });
+    ctx.exit_code = core::hourly_exit_code(result);
 }
 
 } // namespace perfsweep::cli

@@ -402,18 +402,4 @@ std::string_view to_string(Verdict v) {
     return "inconclusive";
 }
 
-int exit_code_for(Verdict v) {
-    switch (v) {
-    case Verdict::regression:
-        return exit_regression;
-    case Verdict::improvement:
-        return exit_improvement;
-    case Verdict::no_regression:
-        return exit_ok;
-    case Verdict::inconclusive:
-        break;
-    }
-    return exit_inconclusive;
-}
-
 } // namespace perfsweep::core

@@ -95,7 +95,8 @@ DetectResult detect_failures(const std::vector<Measurement>& series,
 std::string_view to_string(ChangeKind k);
 /// "regression" / "improvement" / "no_regression" / "inconclusive".
 std::string_view to_string(Verdict v);
-/// The process exit code for `v` (util/exit_codes.hpp: 1, 5, 0, 4).
+/// The process exit code for `v` (util/exit_codes.hpp: 1, 5, 0, 4); defined with the other
+/// commands' exit codes in core/exit_policy.cpp.
 int exit_code_for(Verdict v);
 
 } // namespace perfsweep::core

@@ -25,6 +25,11 @@ foreach(layer IN LISTS layers)
           string(APPEND errors "\n  ${f}: layer '${layer}' may not include '${dep}/' (${line})")
         endif()
       endif()
+      # The demo is one module: its parts (core/demo, app/demo, cli/demo, adapters/demo) are
+      # included only from demo/ directories (and main.cpp, which creates the world maker).
+      if(line MATCHES "#[ \t]*include[ \t]*\"[a-z_]+/demo/" AND NOT f MATCHES "/demo/[^/]+$")
+        string(APPEND errors "\n  ${f}: only the demo module (demo/ directories) may include it (${line})")
+      endif()
       if(line MATCHES "#[ \t]*include[ \t]*<([A-Za-z0-9_]+)[/.]")
         set(lib "${CMAKE_MATCH_1}")
         if(lib IN_LIST all_thirdparty AND NOT lib IN_LIST thirdparty_${layer})

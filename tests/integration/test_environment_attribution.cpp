@@ -370,7 +370,7 @@ TEST_CASE("daily --commits-label: image labels name the commits without a probe 
 
     // Usage errors name the flag and what is expected; nothing runs.
     for (const auto& [bad, expect] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-             {{"--commits-label", "jax"}, "expected NAME=VALUE"},
+             {{"--commits-label", "jax"}, "expected REPO=LABEL"},
              {{"--commits-label", "jax=a b"}, "expected REPO=LABEL"},
              {{"--commits-label", "jax=x", "--commits-label", "jax=y"}, "is given twice"},
              {{"--commits-label", "jax=x", "--env-probe", "none"}, "drop --env-probe none"},

@@ -122,7 +122,7 @@ print("MLUPS: %.3f" % (speed + 0.1 * (int(rep) % 3)))
                        python() + " " + dir.file("bench.py") +
                            " {path:jax} {path:xla} {commit:jax} {commit:xla} {repeat} " +
                            dir.file("runs.log"),
-                       "--logs-dir", dir.file("logs")});
+                       "--logs", dir.file("logs")});
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }

@@ -47,7 +47,7 @@ std::vector<std::string> hourly_args(const test::JaxToolboxWorld& w, const std::
                                "standin-bench",
                                "--repeats",
                                "2",
-                               "--logs-dir",
+                               "--logs",
                                w.file(logs),
                                "--json"};
     a.insert(a.end(), extra.begin(), extra.end());

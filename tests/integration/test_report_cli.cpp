@@ -25,13 +25,22 @@ TEST_CASE("report renders each stage's result exactly like its golden file", "[r
     CHECK(mermaid_blocks(inv).size() == 2);
 }
 
-TEST_CASE("report --format json and --output write the normalized model", "[report]") {
+TEST_CASE("report --json and --output write the normalized model", "[report]") {
     TempDir dir;
     const auto out = dir.file("r.json");
-    const auto r = run_perfsweep({"report", "--input", k_data + "results/investigate.json",
-                                  "--format", "json", "--output", out});
+    const auto r = run_perfsweep(
+        {"report", "--input", k_data + "results/investigate.json", "--json", "--output", out});
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.empty());
+    CHECK(r.err.empty());
+    // The old spelling still works, with a warning naming the new one.
+    const auto old = dir.file("old.json");
+    const auto o = run_perfsweep({"report", "--input", k_data + "results/investigate.json",
+                                  "--format", "json", "--output", old});
+    REQUIRE(o.exit_code == 0);
+    CHECK(o.err.find("perfsweep: warning: --format is an old name; use --json") !=
+          std::string::npos);
+    CHECK(read_file(old) == read_file(out));
     const auto j = read_file(out);
     CHECK(j.find("\"kind\": \"investigate\"") != std::string::npos);
     CHECK(j.find("\"url\": "

@@ -4,6 +4,7 @@
 
 #include "ports/clock.hpp"
 #include "ports/code_host.hpp"
+#include "util/version.hpp"
 
 #include <map>
 #include <memory>
@@ -15,7 +16,7 @@ namespace perfsweep::adapters {
 struct GitHubOptions {
     std::string api_url = "https://api.github.com"; ///< GITHUB_API_URL (GHES: https://HOST/api/v3)
     std::string token;                              ///< never printed
-    std::string user_agent = "perfsweep/0.1.0";
+    std::string user_agent = "perfsweep/" + std::string(util::version());
     double timeout_s = 60; ///< per request
     double connect_timeout_s = 10;
     int max_attempts = 5;    ///< per request, for retryable failures

@@ -1,4 +1,4 @@
-#include "core/demo_script.hpp"
+#include "core/demo/script.hpp"
 
 #include <algorithm>
 #include <cmath>

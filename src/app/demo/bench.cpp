@@ -1,6 +1,6 @@
-#include "app/demo_bench.hpp"
+#include "app/demo/bench.hpp"
 
-#include "core/demo_script.hpp"
+#include "core/demo/script.hpp"
 #include "util/strings.hpp"
 
 #include <map>
