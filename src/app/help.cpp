@@ -86,6 +86,8 @@ std::string type_word(OptionType t) {
         return "number";
     case OptionType::fraction:
         return "fraction";
+    case OptionType::threshold:
+        return "threshold";
     case OptionType::duration:
         return "duration";
     case OptionType::date:
@@ -217,6 +219,9 @@ std::string render_reference_markdown() {
         "| type | written as |\n| --- | --- |\n"
         "| duration | `90s`, `30m`, `2h`, `1d`, combined `1h30m`; a bare number is seconds |\n"
         "| fraction | a relative change: `0.02` or `2%` (at least 0, below 1) |\n"
+        "| threshold | a fraction, or from `100%` on github-action-benchmark's ratio of how much "
+        "worse: `150%` or `1.5x` (1 − 1/1.5 = a 33.3 % drop when higher is better, 50 % more "
+        "when lower is better); a bare `1.5` is refused |\n"
         "| date | `YYYY-MM-DD` |\n"
         "| whole number | e.g. `3`; each option names its smallest value |\n"
         "| repeatable | give the option once per value |\n"

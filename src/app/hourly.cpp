@@ -1,6 +1,7 @@
 #include "app/hourly.hpp"
 
 #include "app/failure_log.hpp"
+#include "core/commit_text.hpp"
 #include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "core/sweep_plan.hpp"
@@ -42,15 +43,8 @@ std::string format_value(double v) {
     return buf;
 }
 
-std::string short_sha(const std::string& sha) {
-    return sha.substr(0, 10);
-}
-
 std::string describe(const Commits& c) {
-    std::string s;
-    for (const auto& [name, sha] : c)
-        s += (s.empty() ? "" : " ") + name + "=" + short_sha(sha);
-    return s;
+    return core::format_commits(c);
 }
 
 /// A state the search can test.
@@ -66,6 +60,18 @@ struct Eval {
     std::vector<double> values;
     std::string reason;
 };
+
+/// The status of a window end: its level when it measured, else why not (a budget stop leaves it
+/// untested).
+core::StateStatus end_status(const Eval& ev, core::StateStatus level) {
+    if (ev.status == "ok")
+        return level;
+    if (ev.status == "build_failed")
+        return core::StateStatus::build_failed;
+    if (ev.status == "test_failed")
+        return core::StateStatus::test_failed;
+    return core::StateStatus::untested;
+}
 
 /// What is known about one state, from this run or from the state dir.
 struct CacheEntry {
@@ -201,24 +207,25 @@ public:
             auto& out = outs[i];
             auto it = m_cache.find(key_of(points[i].commits));
             if (it == m_cache.end()) {
-                out.status = "untested";
+                out.status = core::StateStatus::untested;
                 continue;
             }
             const auto& e = it->second;
             out.values = e.values;
             if (e.build_failed) {
-                out.status = "build_failed";
+                out.status = core::StateStatus::build_failed;
                 out.reason = e.build_reason;
             } else if (e.run_failed) {
-                out.status = "test_failed";
+                out.status = core::StateStatus::test_failed;
                 out.reason = e.run_reason;
             } else if (e.rounds == 0) {
-                out.status = "untested";
+                out.status = core::StateStatus::untested;
             } else if (!b) {
-                out.status = "unknown";
+                out.status = core::StateStatus::unknown;
             } else {
-                out.status =
-                    i <= b->last_before ? "good" : (i >= b->first_after ? "bad" : "unknown");
+                out.status = i <= b->last_before   ? core::StateStatus::good
+                             : i >= b->first_after ? core::StateStatus::bad
+                                                   : core::StateStatus::unknown;
             }
         }
         return res;
@@ -227,10 +234,10 @@ public:
     /// The boundary that is the regression: the first regression, else the first decided one.
     static const core::Boundary* first_boundary(const core::SweepResult& r) {
         for (const auto& b : r.boundaries)
-            if (b.kind == core::BoundaryKind::regression)
+            if (b.kind == core::ChangeKind::regression)
                 return &b;
         for (const auto& b : r.boundaries)
-            if (b.kind != core::BoundaryKind::unknown)
+            if (b.kind != core::ChangeKind::unknown)
                 return &b;
         return nullptr;
     }
@@ -559,7 +566,9 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         out.commits = states[i].commits;
         out.changed = states[i].changed;
         out.duplicate = states[i].duplicate;
-        out.status = states[i].duplicate ? "duplicate" : (o.plan ? "planned" : "untested");
+        out.status = states[i].duplicate ? core::StateStatus::duplicate
+                     : o.plan            ? core::StateStatus::planned
+                                         : core::StateStatus::untested;
         result.states.push_back(out);
         if (!states[i].duplicate) {
             distinct.push_back({states[i].time, states[i].commits, states[i].times});
@@ -567,13 +576,13 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         }
     }
     if (o.plan) {
-        result.conclusion = "planned";
+        result.conclusion = core::HourlyConclusion::planned;
         result.message = std::to_string(states.size()) + " states, " +
                          std::to_string(distinct.size()) + " distinct";
         return result;
     }
     if (distinct.size() == 1) {
-        result.conclusion = "no_change";
+        result.conclusion = core::HourlyConclusion::no_change;
         result.message = "no repo changed between " + util::format_iso8601(from) + " and " +
                          util::format_iso8601(to) + ": the change is not in these repos";
         return result;
@@ -596,12 +605,12 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     const auto bad_end = engine.measure(distinct.back(), core::Stage::hourly);
     outs.front().reason = good_end.reason;
     outs.back().reason = bad_end.reason;
-    outs.front().status = good_end.status == "ok" ? "good" : good_end.status;
-    outs.back().status = bad_end.status == "ok" ? "bad" : bad_end.status;
+    outs.front().status = end_status(good_end, core::StateStatus::good);
+    outs.back().status = end_status(bad_end, core::StateStatus::bad);
     if (good_end.status != "ok" || bad_end.status != "ok") {
         copy_back();
         result.budget_exhausted = good_end.status == "budget" || bad_end.status == "budget";
-        result.conclusion = "inconclusive";
+        result.conclusion = core::HourlyConclusion::inconclusive;
         result.message = "the window ends must build and run: last good " + good_end.status +
                          (good_end.reason.empty() ? "" : " (" + good_end.reason + ")") +
                          ", first bad " + bad_end.status +
@@ -652,8 +661,8 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     outs.back().values = bad_values;
     if (!cmp.significant) {
         copy_back();
-        outs.front().status = outs.back().status = "unknown";
-        result.conclusion = "no_change";
+        outs.front().status = outs.back().status = core::StateStatus::unknown;
+        result.conclusion = core::HourlyConclusion::no_change;
         result.message = "the window ends do not differ significantly (change " +
                          util::format_fixed(cmp.relative_change * 100, 2) +
                          "%, p=" + util::format_fixed(cmp.p_value, 4) + ")";
@@ -668,7 +677,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     const auto* boundary = Engine::first_boundary(sweep);
     if (!boundary) {
         result.budget_exhausted = stopped;
-        result.conclusion = "inconclusive";
+        result.conclusion = core::HourlyConclusion::inconclusive;
         result.message = stopped ? "budget exhausted before a level change was located"
                                  : "no decided level change between the window ends";
         return result;
@@ -710,7 +719,8 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
             result.compare_urls[name] = url;
     }
     result.budget_exhausted = stopped;
-    result.conclusion = stopped ? "inconclusive" : "window";
+    result.conclusion =
+        stopped ? core::HourlyConclusion::inconclusive : core::HourlyConclusion::window;
     result.message = std::string(stopped ? "budget exhausted; window so far: " : "window: ") +
                      util::format_iso8601(lp.time) + " (good) .. " + util::format_iso8601(hp.time) +
                      " (bad), changed: " + util::join(result.changed_repos, ", ");
@@ -741,7 +751,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     const auto* tb = Engine::first_boundary(tsweep);
     result.budget_exhausted = tstopped || (tb && tb->untested_between > 0);
     if (!tb || result.budget_exhausted) {
-        result.conclusion = "inconclusive";
+        result.conclusion = core::HourlyConclusion::inconclusive;
         result.message = result.budget_exhausted
                              ? "budget exhausted during the commit stage"
                              : "commit stage: no decided level change along the timeline";
@@ -769,7 +779,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     } else {
         result.culprit->note = "only " + step.repo + " changed in the window";
     }
-    result.conclusion = "culprit";
+    result.conclusion = core::HourlyConclusion::culprit;
     result.message = "culprit: " + step.repo + " " + step.commit.sha + " \"" + step.commit.subject +
                      "\" (" + result.culprit->note + ")";
     return result;

@@ -23,8 +23,9 @@ std::vector<OptionSpec> make_options() {
          "ECMAScript regex with one capture group holding the number", 0, true},
         {"unit", T::text, "UNIT", "Unit of the metric (default: the metric name)"},
         {"direction", T::text, "higher|lower", "Which is better: higher or lower values", 0, true},
-        {"threshold", T::fraction, "FRACTION",
-         "Smallest relative change that counts, e.g. 0.02 or 2%"},
+        {"threshold", T::threshold, "THRESHOLD",
+         "Smallest change that counts: relative (0.02 or 2%) or, from 100% on, a ratio of how "
+         "much worse (150% or 1.5x)"},
         {"json", T::flag, "", "Print the result as JSON"},
         // Reading data.
         {"input", T::text, "FILE", "File to read ('-' = stdin)", 0, true},
@@ -150,7 +151,8 @@ std::vector<OptionSpec> make_options() {
          "JAX-Toolbox: fix commits applied onto every state that lacks them (skipped where they "
          "do not apply; repeatable)"},
         // The pipeline and its report.
-        {"record", T::date, "DATE", "Record the nightly of this date first (today's run)"},
+        {"record", T::text, "DATE|today",
+         "Record the nightly of this date first: YYYY-MM-DD, or today (the UTC date)", 0, true},
         {"narrow", T::text, "latest|all", "Which regressions to narrow", 0, true},
         {"fail-on-regression", T::flag, "", "Exit 1 when a regression is found"},
         {"output-dir", T::text, "DIR", "Directory for the results", 0, true},
@@ -164,6 +166,8 @@ std::vector<OptionSpec> make_options() {
         {"new-issue", T::text, "TITLE",
          "Open an issue with this title (or reuse the open one with the marker)", 0, true},
         {"issue-label", T::list, "LABEL", "Label for --new-issue (repeatable)"},
+        {"close-on-recovery", T::flag, "",
+         "Close the sticky issue on a healthy night (default: only say so in it)"},
         {"body-file", T::text, "FILE", "Markdown body ('-' = stdin)", 0, true},
         {"event", T::text, "FILE", "Event payload JSON (default: $GITHUB_EVENT_PATH)", 0, true},
         {"event-name", T::text, "NAME",
@@ -487,8 +491,11 @@ std::vector<CommandSpec> make_commands() {
              {"github-repo", "", false, "default: $GITHUB_REPOSITORY", {{"comment-repo"}}},
              {"pr", ""},
              {"issue", ""},
-             {"new-issue", ""},
-             {"issue-label", "", false, "", {{"label"}}},
+             {"new-issue", "", false,
+              "on schedule, workflow_dispatch and push events the sticky issue by default: "
+              "'perfsweep: METRIC regression', opened on a regression, updated on the next ones"},
+             {"issue-label", "", false, "of the sticky issue; default perfsweep", {{"label"}}},
+             {"close-on-recovery", ""},
              {"token-env", "GITHUB_TOKEN"},
              {"check", "metric", false, "", {k_mode}},
              {"json", "", false, "the result.json document instead of the markdown report"},
@@ -533,7 +540,11 @@ std::vector<CommandSpec> make_commands() {
              {"to", "", false, "a date (default: the latest merged date)"},
              {"benchmark", "", false, "only its records are merged"},
              {"alpha", "0.01"},
-             {"threshold", "0.02", false, "", {{"min-change"}}},
+             {"threshold",
+              "0.02",
+              false,
+              "the relative change only (a ratio needs the results' direction)",
+              {{"min-change"}}},
              {"json", "", false, "the `daily --json` format"},
          }});
     c.push_back(

@@ -13,14 +13,15 @@ namespace perfsweep::app {
 
 /// How an option's value is written and checked (one parser per type, one error wording).
 enum class OptionType {
-    text,     ///< any text (may be checked further by the command)
-    list,     ///< repeatable text: every occurrence adds one value
-    flag,     ///< no value: given or not
-    integer,  ///< whole number, at least OptionSpec::min
-    number,   ///< real number
-    fraction, ///< relative change: 0.02 or 2 %, at least 0 and below 1
-    duration, ///< 90s, 30m, 2h, 1d, 1h30m, or a bare number of seconds
-    date,     ///< calendar date YYYY-MM-DD
+    text,      ///< any text (may be checked further by the command)
+    list,      ///< repeatable text: every occurrence adds one value
+    flag,      ///< no value: given or not
+    integer,   ///< whole number, at least OptionSpec::min
+    number,    ///< real number
+    fraction,  ///< relative change: 0.02 or 2 %, at least 0 and below 1
+    threshold, ///< a fraction, or from 100 % on a ratio of how much worse: 150 % or 1.5x
+    duration,  ///< 90s, 30m, 2h, 1d, 1h30m, or a bare number of seconds
+    date,      ///< calendar date YYYY-MM-DD
 };
 
 /// One option: the same everywhere it appears.

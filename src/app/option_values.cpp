@@ -226,6 +226,18 @@ double OptionValues::fraction(std::string_view name) const {
     return *v;
 }
 
+Threshold OptionValues::threshold(std::string_view name) const {
+    const std::string t = text(name);
+    const auto v = parse_threshold_text(t);
+    if (!v)
+        refuse(name, t, std::string(k_threshold_forms));
+    return *v;
+}
+
+double OptionValues::threshold(std::string_view name, core::Direction direction) const {
+    return relative_threshold(threshold(name), direction);
+}
+
 std::optional<std::int64_t> OptionValues::seconds(std::string_view name) const {
     const std::string t = text(name);
     if (t.empty() && !given(name))
@@ -265,6 +277,9 @@ void OptionValues::check() const {
             break;
         case OptionType::fraction:
             fraction(name);
+            break;
+        case OptionType::threshold:
+            threshold(name);
             break;
         case OptionType::duration:
             seconds(name);

@@ -4,6 +4,7 @@
 // parsed and refused the same way ("--repeats 'x': expected a whole number >= 1").
 
 #include "app/option_table.hpp"
+#include "app/threshold.hpp"
 
 #include <cstdint>
 #include <map>
@@ -68,6 +69,10 @@ public:
     double number(std::string_view name) const;
     /// A fraction option's value (0.02 or 2%), in [0, 1).
     double fraction(std::string_view name) const;
+    /// A threshold option's value as written (app/threshold.hpp: a fraction or a ratio).
+    Threshold threshold(std::string_view name) const;
+    /// A threshold option's value as the relative change it means for `direction`.
+    double threshold(std::string_view name, core::Direction direction) const;
     /// A duration option's value in seconds; nullopt when it is neither given nor defaulted.
     std::optional<std::int64_t> seconds(std::string_view name) const;
 

@@ -296,7 +296,7 @@ ProbeRequest resolve_probe(const OptionValues& v) {
                         "the metric check; the exit status decides here");
         return r;
     }
-    r.threshold = v.fraction("threshold");
+    r.threshold = v.threshold("threshold", r.runner.direction);
     const int given = (v.given("good-value") ? 1 : 0) + (v.given("reference") ? 1 : 0) +
                       (!r.history.empty() ? 1 : 0);
     if (given != 1)
@@ -326,7 +326,7 @@ DailyRequest resolve_daily(const OptionValues& v) {
     o.sweep.strategy = strategy_of(v);
     std::tie(o.sweep.repeats, o.sweep.max_repeats) = repeats_of(v);
     o.sweep.min_span = v.integer_int("min-span");
-    o.sweep.min_change = v.fraction("threshold");
+    o.sweep.min_change = v.threshold("threshold", cfg.direction);
     o.sweep.max_runs = static_cast<long>(v.integer("max-runs"));
     o.sweep.direction = cfg.direction;
     if (cfg.exit_code_mode)
@@ -435,7 +435,8 @@ std::string hourly_settings_key(const ports::RunnerConfig& rc, int repeats) {
     return key;
 }
 
-CommentRequest resolve_comment_target(const OptionValues& v, const CommentContext& context) {
+CommentRequest resolve_comment_target(const OptionValues& v, const CommentContext& context,
+                                      const std::string& sticky_issue_metric) {
     const std::string command(v.command().name);
     CommentRequest req;
     req.repo = v.given("github-repo") ? v.text("github-repo") : context.github_repository;
@@ -457,11 +458,16 @@ CommentRequest resolve_comment_target(const OptionValues& v, const CommentContex
         if (!context.actions)
             throw_usage(command + ": give --pr, --issue or --new-issue");
         const auto t = context.actions->event_target();
-        if (!t.number)
+        if (t.number)
+            req.number = t.number;
+        else if (!sticky_issue_metric.empty() && reports_to_sticky_issue(t.event_name))
+            req.new_issue_title = sticky_issue_title(sticky_issue_metric); // the nightly job
+        else
             throw_usage(command + ": no --pr, --issue or --new-issue, and " + t.why_none +
                         "; give one of them explicitly");
-        req.number = t.number;
     }
+    if (!sticky_issue_metric.empty() && !req.number && req.labels.empty())
+        req.labels = {k_sticky_issue_label};
     return req;
 }
 
@@ -470,7 +476,9 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     auto& o = r.options;
     o.history = v.text("history");
     o.record_date = v.text("record");
-    o.threshold = v.fraction("threshold");
+    if (!o.record_date.empty() && o.record_date != "today" && !util::parse_date(o.record_date))
+        throw_usage(v.describe("record") + " '" + o.record_date +
+                    "': expected a calendar date YYYY-MM-DD or today");
     o.from = v.text("from");
     o.to = v.text("to");
     o.narrow = v.text("narrow");
@@ -487,6 +495,7 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     auto& d = o.daily_runner;
     d = resolve_runner(v);
     d.build_command.clear(); // --build rebuilds source states (the hourly runner), not nightlies
+    o.threshold = v.threshold("threshold", d.direction); // a ratio needs the direction
     if (d.benchmark.empty())
         d.benchmark = d.test_command;
     auto& sweep = o.daily.sweep;
@@ -540,7 +549,12 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
         throw_usage("investigate: --repo needs --build (the command that rebuilds the sources) "
                     "or --jax-toolbox (which writes it)");
     if (v.flag("comment"))
-        o.comment = resolve_comment_target(v, context);
+        o.comment = resolve_comment_target(v, context, d.metric.empty() ? "performance" : d.metric);
+    o.close_on_recovery = v.flag("close-on-recovery");
+    if (o.close_on_recovery && (!o.comment || o.comment->number))
+        throw_usage(v.describe("close-on-recovery") +
+                    ": closes the sticky issue; it needs --comment on a scheduled run or "
+                    "--new-issue");
     r.json = v.flag("json");
     return r;
 }

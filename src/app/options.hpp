@@ -104,6 +104,10 @@ InvestigateRequest resolve_investigate(const OptionValues& values, const Comment
 
 /// The comment target of `comment` and `investigate --comment`: --github-repo (else
 /// $GITHUB_REPOSITORY), --pr / --issue / --new-issue (else the Actions event's PR or issue).
-CommentRequest resolve_comment_target(const OptionValues& values, const CommentContext& context);
+/// Without --pr/--issue/--new-issue the event's PR or issue; with `sticky_issue_metric` set
+/// (investigate) a schedule/workflow_dispatch/push event gets the sticky issue "perfsweep: METRIC
+/// regression" (label perfsweep unless --issue-label is given).
+CommentRequest resolve_comment_target(const OptionValues& values, const CommentContext& context,
+                                      const std::string& sticky_issue_metric = "");
 
 } // namespace perfsweep::app

@@ -96,7 +96,8 @@ DetectCommand resolve_detect(const OptionValues& v) {
     r.unit = v.text("unit");
     if (v.given("direction"))
         r.direction = direction_of(v);
-    r.options.threshold = v.fraction("threshold");
+    r.threshold = v.threshold("threshold"); // made relative with the series' direction
+    r.options.threshold = relative_threshold(*r.threshold, core::Direction::higher_is_better);
     r.empty_history_inconclusive = true;
     c.json = v.flag("json");
     return c;
@@ -151,7 +152,11 @@ MergeCommand resolve_merge(const OptionValues& v) {
     if (!(o.sweep.alpha > 0 && o.sweep.alpha < 1))
         throw_usage(v.describe("alpha") + " '" + v.text("alpha") +
                     "': expected a significance level above 0 and below 1, e.g. 0.01");
-    o.sweep.min_change = v.fraction("threshold");
+    const Threshold t = v.threshold("threshold");
+    if (t.ratio) // the results' direction is read later; a ratio's meaning depends on it
+        throw_usage(v.describe("threshold") + " '" + v.text("threshold") +
+                    "': merge takes the relative change (e.g. 0.05 or 5%), not a ratio");
+    o.sweep.min_change = t.value;
     c.json = v.flag("json");
     return c;
 }

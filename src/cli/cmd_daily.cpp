@@ -6,6 +6,7 @@
 #include "core/exit_policy.hpp"
 #include "report/daily_text.hpp"
 #include "report/log_excerpt.hpp"
+#include "report/result_json.hpp"
 #include "util/error.hpp"
 
 #include <cstdio>
@@ -49,9 +50,7 @@ void run_daily(const app::OptionValues& values, Context& ctx) {
         r.unit = cfg.unit.empty() ? cfg.metric : cfg.unit;
     }
     if (req.json) {
-        if (!a.daily_json)
-            throw_infra("no JSON writer is available in this build");
-        write_json(a.daily_json(r));
+        write_json(report::render_json(r));
     } else {
         write_inert(report::render_daily(r));
         print_failure_logs(r);

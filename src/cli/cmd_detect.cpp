@@ -3,6 +3,7 @@
 #include "cli/output.hpp"
 #include "core/exit_policy.hpp"
 #include "report/detect_text.hpp"
+#include "report/result_json.hpp"
 
 namespace perfsweep::cli {
 
@@ -13,9 +14,11 @@ void run_detect(const app::OptionValues& values, Context& ctx) {
     for (const auto& w : out.warnings)
         a.progress->line("warning: " + w);
     if (c.json)
-        write_json(a.detect_to_json(out.result));
+        write_json(report::render_json(out.result));
     else
         write_inert(report::render_detect_text(out.result));
+    if (a.actions) // the action's outputs (no-op outside GitHub Actions)
+        a.actions->set_outputs(app::detect_outputs(out.result));
     ctx.exit_code = core::exit_code_for(out.result.verdict);
 }
 

@@ -3,12 +3,12 @@
 #include "app/hourly.hpp"
 #include "app/jax_toolbox.hpp"
 #include "app/options.hpp"
+#include "app/report.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
-#include "core/exit_code.hpp"
 #include "core/exit_policy.hpp"
-#include "core/stats.hpp"
-#include "report/log_excerpt.hpp"
+#include "report/hourly_text.hpp"
+#include "report/result_json.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -28,54 +28,6 @@ util::UnixSeconds parse_time(const std::string& s, const std::string& flag) {
     return *t;
 }
 
-void print_text(const core::HourlyResult& r) {
-    auto commits = [](const std::map<std::string, std::string>& c) {
-        std::string s;
-        for (const auto& [name, sha] : c)
-            s += (s.empty() ? "" : "  ") + name + "=" + sha.substr(0, 12);
-        return s;
-    };
-    print_inert("%-21s  %-10s  %-9s  %s\n", "time", "status", "changed", "commits");
-    for (const auto& s : r.states) {
-        std::string values;
-        if (!s.values.empty())
-            values = "  median " + util::format_fixed(core::median(s.values), 3);
-        print_inert("%-21s  %-10s  %-9s  %s%s\n", util::format_iso8601(s.time).c_str(),
-                    s.status.c_str(), util::join(s.changed, ",").c_str(),
-                    commits(s.commits).c_str(), values.c_str());
-    }
-    if (r.last_good && r.first_bad) {
-        print_inert("\nlast good: %s  %s\n", util::format_iso8601(r.last_good->time).c_str(),
-                    commits(r.last_good->commits).c_str());
-        print_inert("first bad: %s  %s\n", util::format_iso8601(r.first_bad->time).c_str(),
-                    commits(r.first_bad->commits).c_str());
-        for (const auto& [name, list] : r.candidates) {
-            print_inert("\n%s: %zu commit(s)", name.c_str(), list.size());
-            auto url = r.compare_urls.find(name);
-            if (url != r.compare_urls.end())
-                print_inert("  %s", url->second.c_str());
-            print_inert("\n");
-            for (const auto& c : list)
-                print_inert("  %s  %s  %s  %s\n", c.sha.substr(0, 12).c_str(),
-                            util::format_iso8601(c.time).c_str(), c.author.c_str(),
-                            c.subject.c_str());
-        }
-    }
-    if (r.failure_rates && r.last_good && r.first_bad)
-        print_inert("\n%s\n", core::describe_failure_change(r.good_runs, r.bad_runs).c_str());
-    if (r.first_bad_log)
-        write_inert("\nFirst bad state " + r.first_bad_log->point + ", " +
-                    core::describe_exit_status(r.first_bad_log->exit_code) + ", last lines of " +
-                    r.first_bad_log->log + ":\n" +
-                    report::prefix_lines(r.first_bad_log->excerpt, "  | "));
-    if (r.culprit)
-        print_inert("\nculprit: %s %s  %s\n  %s\n", r.culprit->repo.c_str(),
-                    r.culprit->commit.sha.c_str(), r.culprit->commit.subject.c_str(),
-                    r.culprit->note.c_str());
-    print_inert("\n%s: %s (builds %d, runs %d)\n", r.conclusion.c_str(), r.message.c_str(),
-                r.builds, r.runs);
-}
-
 } // namespace
 
 void run_hourly(const app::OptionValues& values, Context& ctx) {
@@ -85,7 +37,7 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
     if (a.protect_secret_env) // the builds and benchmarks must not inherit the token
         a.protect_secret_env(o.token_env);
     if (!req.from_result.empty()) {
-        const auto w = a.daily_window(a.files->read_text(req.from_result), req.from_result);
+        const auto w = app::read_daily_window(a, req.from_result);
         // The window runs from the newest recorded commit time of the last good build to that of
         // the first bad build.
         auto newest = [&](const std::map<std::string, std::string>& times, const char* key) {
@@ -122,9 +74,9 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
     }
     const auto result = app::run_hourly(o, ports);
     if (req.json)
-        write_json(a.hourly_json(result));
+        write_json(report::render_json(result));
     else
-        print_text(result);
+        write_inert(report::render_hourly_text(result));
     ctx.exit_code = core::hourly_exit_code(result);
 }
 

@@ -3,6 +3,7 @@
 #include "app/options.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
+#include "report/result_json.hpp"
 
 #include <cstdio>
 
@@ -22,7 +23,7 @@ void run_investigate(const app::OptionValues& values, Context& ctx) {
         a.progress->line(mode);
     const auto r = app::run_investigate(req.options, a);
     if (req.json)
-        write_json(a.files->read_text(r.result_path));
+        write_json(report::render_json(r.investigation)); // the document result.json holds
     else
         write_inert(r.markdown + "\n");
     std::fflush(stdout);

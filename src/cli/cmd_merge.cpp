@@ -4,6 +4,7 @@
 #include "cli/output.hpp"
 #include "core/exit_policy.hpp"
 #include "report/daily_text.hpp"
+#include "report/result_json.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -37,11 +38,9 @@ void run_merge(const app::OptionValues& values, Context& ctx) {
         a.progress->line(
             std::to_string(r.next.size()) +
             " dates to measure next (refine the changed intervals): " + util::join(r.next, ", "));
-    if (c.json) {
-        if (!a.daily_json)
-            throw_infra("no JSON writer is available in this build");
-        write_json(a.daily_json(r.daily));
-    } else
+    if (c.json)
+        write_json(report::render_json(r.daily));
+    else
         write_inert(report::render_daily(r.daily));
     std::fflush(stdout);
     ctx.exit_code = core::sweep_exit_code(r.daily);

@@ -11,8 +11,6 @@ namespace perfsweep::cli {
 void run_plan(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
     const auto c = app::resolve_plan(values);
-    if (!a.matrix_json)
-        throw_infra("no matrix JSON writer is available in this build");
     auto history = open_history_option(a, c.history);
     const auto plan = app::plan_daily_matrix(c.options, history.get());
     for (const auto& note : plan.notes)
@@ -20,7 +18,7 @@ void run_plan(const app::OptionValues& values, Context& ctx) {
     a.progress->line("plan: " + std::to_string(plan.entries.size()) + " matrix entries for " +
                      std::to_string(plan.candidates) + " dates " + c.options.from + " .. " +
                      c.options.to);
-    write_json(a.matrix_json(plan.entries) + "\n");
+    write_json(app::matrix_json(plan.entries) + "\n");
     std::fflush(stdout);
     ctx.exit_code = exit_ok;
 }

@@ -384,10 +384,6 @@ DetectResult detect_failures(const std::vector<Measurement>& series, const Detec
     return r;
 }
 
-std::string_view to_string(ChangeKind k) {
-    return k == ChangeKind::regression ? "regression" : "improvement";
-}
-
 std::string_view to_string(Verdict v) {
     switch (v) {
     case Verdict::regression:

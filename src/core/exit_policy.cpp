@@ -22,13 +22,13 @@ int sweep_exit_code(const DailyResult& result) {
     if (!result.sweep.complete)
         return exit_inconclusive;
     for (const auto& b : result.sweep.boundaries)
-        if (b.kind == BoundaryKind::unknown)
+        if (b.kind == ChangeKind::unknown)
             return exit_inconclusive;
     return exit_ok;
 }
 
 int hourly_exit_code(const HourlyResult& result) {
-    return result.conclusion == "inconclusive" ? exit_inconclusive : exit_ok;
+    return result.conclusion == HourlyConclusion::inconclusive ? exit_inconclusive : exit_ok;
 }
 
 int investigate_exit_code(Verdict verdict, bool fail_on_regression) {

@@ -1,5 +1,5 @@
 # Fails the build when a source file includes a layer it may not depend on.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.19)
 # Usage: cmake -DSRC=<path to src> -P check_layering.cmake
 set(allowed_util "util")
 set(allowed_core "util;core")

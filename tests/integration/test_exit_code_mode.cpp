@@ -386,8 +386,9 @@ TEST_CASE(
     const auto d = parse_json_object(read_file(out + "/result.json"));
     CHECK(std::string(d["detect"]["mode"].GetString()) == "exit-code");
     CHECK(std::string(d["detect"]["verdict"].GetString()) == "regression");
-    CHECK(std::string(d["daily"]["mode"].GetString()) == "exit-code");
-    const auto& b = d["daily"]["boundaries"][0];
+    REQUIRE(d["daily"].Size() == 1);
+    CHECK(std::string(d["daily"][0]["mode"].GetString()) == "exit-code");
+    const auto& b = d["daily"][0]["boundaries"][0];
     CHECK(b["failures"]["before"]["failed"].GetInt() == 0);
     CHECK(b["failures"]["after"]["passed"].GetInt() == 0);
     CHECK(b["first_bad_log"]["exit_code"].GetInt() == -11);

@@ -213,10 +213,17 @@ TEST_CASE("typed values are checked with one wording, naming the flag", "[option
     CHECK_THAT(usage_error([] { values_for("daily", {cli1("from", "2023-08-01")}); }),
                Catch::Contains("daily: --to END is required"));
     CHECK_THAT(usage_error([] {
-                   values_for("investigate", {cli1("history", "h"), cli1("test", "t"),
-                                              cli1("record", "2023-02-30")});
+                   values_for("run", {cli1("test", "t"), cli1("date", "2023-02-30")});
                }),
-               Catch::Contains("--record '2023-02-30': expected a calendar date YYYY-MM-DD"));
+               Catch::Contains("--date '2023-02-30': expected a calendar date YYYY-MM-DD"));
+    // investigate --record also takes "today", so its date is checked when resolved.
+    CHECK_THAT(
+        usage_error([] {
+            const auto v = values_for("investigate", {cli1("history", "h"), cli1("test", "t"),
+                                                      cli1("record", "2023-02-30")});
+            app::resolve_investigate(v, {});
+        }),
+        Catch::Contains("--record '2023-02-30': expected a calendar date YYYY-MM-DD or today"));
     // A value from the config file names the file.
     OptionValues v(*app::find_command_spec("daily"), "value.toml");
     std::vector<std::string> w;
@@ -315,6 +322,28 @@ TEST_CASE("runner options: the 18.10 refusals", "[options][runner]") {
                    daily({cli("env", {"A=1", "A=2"})});
                }),
                Catch::Contains("--env #2: A is given twice"));
+}
+
+TEST_CASE("threshold: github-action-benchmark's ratio becomes the relative change of the direction",
+          "[options][threshold]") {
+    const auto at = [](const std::string& threshold, const std::string& direction) {
+        const auto v =
+            values_for("investigate", {cli1("history", "h"), cli1("test", "t"),
+                                       cli1("threshold", threshold), cli1("direction", direction)});
+        const auto o = app::resolve_investigate(v, {}).options;
+        CHECK(o.daily.sweep.min_change == Approx(o.threshold));
+        return o.threshold;
+    };
+    CHECK(at("5%", "higher") == Approx(0.05));
+    CHECK(at("5%", "lower") == Approx(0.05));
+    CHECK(at("150%", "higher") == Approx(1.0 / 3)); // 1.5 times worse: a third less
+    CHECK(at("150%", "lower") == Approx(0.5));      // 1.5 times worse: half as much again
+    CHECK(at("2x", "higher") == Approx(0.5));
+    CHECK_THAT(usage_error([] {
+                   values_for("detect", {cli1("history", "h"), cli1("threshold", "1.5")});
+               }),
+               Catch::Contains("--threshold '1.5': expected a relative change") &&
+                   Catch::Contains("150% or 1.5x"));
 }
 
 TEST_CASE("investigate: the pipeline's derivation rules live in one place",
@@ -432,5 +461,5 @@ TEST_CASE("help is rendered from the table", "[options][help]") {
     CHECK_THAT(list, !Catch::Contains("demo-bench"));
     const auto md = app::render_reference_markdown();
     CHECK_THAT(md, Catch::Contains("## investigate"));
-    CHECK_THAT(md, Catch::Contains("| `--threshold FRACTION` | fraction | `0.02` |"));
+    CHECK_THAT(md, Catch::Contains("| `--threshold THRESHOLD` | threshold | `0.02` |"));
 }

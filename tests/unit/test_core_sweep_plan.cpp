@@ -103,7 +103,7 @@ TEST_CASE("a boundary across a broken day is a range listing it", "[core][sweep]
     CHECK(r.boundaries[0].last_before == 9);
     CHECK(r.boundaries[0].first_after == 11);
     CHECK(r.boundaries[0].broken_between == std::vector<std::size_t>{10});
-    CHECK(r.boundaries[0].kind == BoundaryKind::regression);
+    CHECK(r.boundaries[0].kind == ChangeKind::regression);
     CHECK(r.boundaries[0].relative_change == Approx(-0.1).margin(0.01));
     CHECK(r.complete);
 }
@@ -140,7 +140,7 @@ TEST_CASE("an undecided point gets doubled repeats up to the cap, then stays unk
     CHECK(plan.point(1).values.size() == 6);
     auto res = plan.result();
     REQUIRE(res.boundaries.size() == 1);
-    CHECK(res.boundaries[0].kind == BoundaryKind::unknown);
+    CHECK(res.boundaries[0].kind == ChangeKind::unknown);
 }
 
 TEST_CASE("the run budget stops the sweep and the result says so", "[core][sweep]") {
@@ -211,12 +211,12 @@ TEST_CASE("kind follows the metric direction", "[core][sweep]") {
     s.direction = Direction::lower_is_better; // e.g. seconds: higher is worse
     auto r = simulate_sweep(s, SweepOptions{}, 5);
     REQUIRE(r.boundaries.size() == 1);
-    CHECK(r.boundaries[0].kind == BoundaryKind::regression);
+    CHECK(r.boundaries[0].kind == ChangeKind::regression);
     CHECK(r.boundaries[0].first_after == 12);
     s.direction = Direction::higher_is_better;
     r = simulate_sweep(s, SweepOptions{}, 5);
     REQUIRE(r.boundaries.size() == 1);
-    CHECK(r.boundaries[0].kind == BoundaryKind::improvement);
+    CHECK(r.boundaries[0].kind == ChangeKind::improvement);
     CHECK(r.boundaries[0].relative_change == Approx(0.08).margin(0.01));
 }
 

@@ -45,8 +45,10 @@ public:
                                                      const std::string& body) override;
     ports::HostComment update_comment(const std::string& repo, long long id,
                                       const std::string& body) override;
-    std::vector<ports::HostIssue> list_open_issues(const std::string& repo,
-                                                   const std::string& label) override;
+    std::vector<ports::HostIssue> list_issues(const std::string& repo, const std::string& label,
+                                              const std::string& state) override;
+    ports::HostIssue update_issue(const std::string& repo, long long number,
+                                  const ports::IssueUpdate& update) override;
     std::optional<ports::HostIssue> create_issue(const std::string& repo, const std::string& title,
                                                  const std::string& body,
                                                  const std::vector<std::string>& labels) override;
