@@ -121,7 +121,7 @@ public:
     static std::string output_name(const Point& p) {
         std::string n;
         for (const auto& [name, sha] : p.commits)
-            n += (n.empty() ? "" : "_") + name + "-" + short_sha(sha);
+            n += (n.empty() ? "" : "_") + name + "-" + sha.substr(0, 10);
         return n;
     }
 
