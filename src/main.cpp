@@ -12,6 +12,7 @@
 #include "adapters/json/result_json.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
+#include "adapters/slurm/held_allocation.hpp"
 #include "adapters/system/local_files.hpp"
 #include "adapters/system/result_files.hpp"
 #include "cli/cli.hpp"
@@ -70,6 +71,8 @@ int perfsweep_main(int argc, char** argv) {
         [&](const ports::RunnerConfig& config) -> std::unique_ptr<ports::BuildingRunner> {
         auto c = config;
         c.echo_logs = c.echo_logs || in_actions;
+        if (c.runtime == "slurm" && c.kept_container) // hourly: one allocation for the search
+            return adapters::make_held_allocation_runner(c, progress, clock);
         return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
     };
     a.measurement_json = [](const core::Measurement& m) {

@@ -116,6 +116,29 @@ public:
         return cached(m_cache[key_of(p.commits)]);
     }
 
+    /// The name of a state's output directory: every repo's short SHA (one directory per tested
+    /// tree, whichever stage or grid time tested it).
+    static std::string output_name(const Point& p) {
+        std::string n;
+        for (const auto& [name, sha] : p.commits)
+            n += (n.empty() ? "" : "_") + name + "-" + sha.substr(0, 10);
+        return n;
+    }
+
+    /// Point OUTPUTS/last-good and OUTPUTS/first-bad at the output dirs of `good` and `bad`.
+    void link_outputs(const Point& good, const Point& bad) {
+        if (m_opt.outputs_dir.empty() || !m_ports.files)
+            return;
+        for (const auto& [link, p] :
+             {std::pair<const char*, const Point*>{"last-good", &good}, {"first-bad", &bad}}) {
+            m_ports.files->make_dirs(m_opt.outputs_dir + "/" + output_name(*p));
+            m_ports.files->point_link(m_opt.outputs_dir + "/" + link, output_name(*p));
+        }
+        if (m_ports.progress)
+            m_ports.progress->line("outputs: " + m_opt.outputs_dir + "/last-good -> " +
+                                   output_name(good) + ", first-bad -> " + output_name(bad));
+    }
+
     /// What is known about a state, if anything.
     const CacheEntry* entry(const Point& p) const {
         auto it = m_cache.find(key_of(p.commits));
@@ -249,6 +272,11 @@ private:
                 req.commit_times[repo->name()] = util::format_iso8601(t->second);
         }
         req.repeats = m_opt.repeats;
+        if (!m_opt.outputs_dir.empty())
+            req.values["output_dir"] =
+                (m_opt.outputs_dir_in_runner.empty() ? m_opt.outputs_dir
+                                                     : m_opt.outputs_dir_in_runner) +
+                "/" + output_name(p);
         return req;
     }
 
@@ -273,6 +301,8 @@ private:
                 repo->checkout(p.commits.at(repo->name()));
         m_checked_out = true;
         util::crash_point("hourly.after_checkout"); // at the state, its build not yet started
+        if (!m_opt.outputs_dir.empty() && m_ports.files)
+            m_ports.files->make_dirs(m_opt.outputs_dir + "/" + output_name(p));
         auto req = request(p, stage);
         req.repeats = repeats;
         if (needs_build) {
@@ -659,6 +689,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     const auto& hp = distinct[hi];
     result.last_good = core::WindowEnd{lp.time, lp.commits};
     result.first_bad = core::WindowEnd{hp.time, hp.commits};
+    engine.link_outputs(lp, hp);
     // Exit-code mode: the runs of both sides and the bad side's first failing log, for the report.
     auto note_failures = [&](const Point& good, const Point& bad) {
         if (!o.exit_code_mode)
@@ -736,6 +767,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     }
     const auto& step = steps[thi - 1];
     note_failures(tl[tlo], tl[thi]);
+    engine.link_outputs(tl[tlo], tl[thi]);
     result.culprit = core::Culprit{step.repo, step.commit, ""};
     if (result.changed_repos.size() > 1) {
         std::vector<std::string> others;

@@ -48,6 +48,11 @@ struct HourlyOptions {
     /// status >= 128 aborts the stage (the state stays resumable).
     bool exit_code_mode = false;
     std::vector<std::string> secrets; ///< values masked in log excerpts (exit-code mode)
+    /// Each tested state gets OUTPUTS/<repo>-<sha>_<repo>-<sha>... ({output_dir},
+    /// PERFSWEEP_OUTPUT_DIR) for dumps and profiles; OUTPUTS/last-good and first-bad link to the
+    /// final pair. "" = none.
+    std::string outputs_dir;
+    std::string outputs_dir_in_runner; ///< outputs_dir as the benchmark sees it ("" = the same)
 };
 
 /// The side effects the stage uses.

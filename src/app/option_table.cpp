@@ -122,6 +122,34 @@ std::vector<OptionSpec> make_options() {
          true},
         {"hourly-repeats", T::integer, "N", "Values per source state (0 = as --repeats)", 0},
         {"hourly-strategy", T::text, "STRATEGY", "Hourly search: adaptive | sequential", 0, true},
+        {"outputs", T::text, "DIR|none",
+         "A directory per tested source state for the benchmark's own files ({output_dir}, "
+         "$PERFSWEEP_OUTPUT_DIR); DIR/last-good and DIR/first-bad link to the final pair",
+         0, true},
+        {"salloc-arg", T::list, "ARG",
+         "runtime slurm: extra salloc argument for the allocation held for the whole search, "
+         "e.g. --partition=gpu (repeatable)"},
+        // JAX-Toolbox images (docs/jax-toolbox.md).
+        {"jax-toolbox", T::text, "auto|jax|nightly",
+         "Rebuild inside a JAX-Toolbox nightly with its own build-jax.sh (writes the build "
+         "command): auto (from the --image tag), jax (ghcr.io/nvidia/jax:jax-DATE, /opt/jax "
+         "/opt/xla) or nightly (2023's :nightly-DATE, /opt/*-source)",
+         0, true},
+        {"jax-toolbox-sources", T::text, "image|mounted",
+         "JAX-Toolbox: image (the image's clones, moved to each state by SHA) or mounted (the "
+         "--repo clones mounted over the image's source directories)",
+         0, true},
+        {"bazel-cache", T::text, "DIR|URL|none",
+         "JAX-Toolbox: bazel cache that survives the container: a directory (default "
+         "STATE/bazel-cache, else ./perfsweep-bazel-cache), an http:// or grpc:// remote cache, "
+         "or none",
+         0, true},
+        {"build-jax-arg", T::list, "ARG",
+         "JAX-Toolbox: extra build-jax.sh argument, checked against its option set (repeatable, "
+         "e.g. --build-jax-arg=--sm --build-jax-arg=9.0)"},
+        {"cherry-pick", T::list, "NAME:COMMIT[,...]",
+         "JAX-Toolbox: fix commits applied onto every state that lacks them (skipped where they "
+         "do not apply; repeatable)"},
         // The pipeline and its report.
         {"record", T::text, "DATE|today",
          "Record the nightly of this date first: YYYY-MM-DD, or today (the UTC date)", 0, true},
@@ -347,10 +375,12 @@ std::vector<CommandSpec> make_commands() {
                      {"step", "1h"},
                      {"plan", ""},
                      {"any-parent", ""},
-                     {"build", "", false, "required unless --plan"},
+                     {"build", "", false, "required unless --plan or --jax-toolbox"},
                      {"test", "", false, "required unless --plan"},
-                     {"runtime", "none", false, "docker/podman: one kept container"},
-                     {"image", "", false, "the last good environment (docker/podman)"},
+                     {"runtime", "none", false,
+                      "docker/podman: one kept container; slurm: one held allocation (with "
+                      "--image one named pyxis container); --jax-toolbox: docker unless given"},
+                     {"image", "", false, "the last good environment"},
                      {"strategy", "adaptive", false, "adaptive (bisection) | sequential"},
                      {"repeats", "3"},
                      {"max-repeats", "12", false, "in exit-code mode also for the window ends"},
@@ -366,6 +396,17 @@ std::vector<CommandSpec> make_commands() {
                      {"timeout", "30m"},
                      {"logs", "perfsweep-logs", false, "", {{"logs-dir"}}},
                      {"check", "metric", false, "", {k_mode}},
+                     {"outputs", "", false, "default: LOGS/outputs"},
+                     {"mount", ""},
+                     {"env", ""},
+                     {"workdir", ""},
+                     {"srun-arg", ""},
+                     {"salloc-arg", ""},
+                     {"jax-toolbox", ""},
+                     {"jax-toolbox-sources", "image"},
+                     {"bazel-cache", ""},
+                     {"build-jax-arg", ""},
+                     {"cherry-pick", ""},
                  }});
     c.push_back({"report",
                  "render any stage's result JSON as markdown (Mermaid charts, tables, window) or "
@@ -411,6 +452,11 @@ std::vector<CommandSpec> make_commands() {
              {"test", "", true},
              {"hourly-test", ""},
              {"build", "", false, "rebuilds the sources at each source state"},
+             {"jax-toolbox", "", false, "also reads each nightly's commits from the image"},
+             {"jax-toolbox-sources", "image"},
+             {"bazel-cache", ""},
+             {"build-jax-arg", ""},
+             {"cherry-pick", ""},
              {"benchmark", "", false, "default: the test command"},
              {"metric", "MLUPS"},
              {"metric-regex", ""},

@@ -187,6 +187,12 @@ util::UnixSeconds time_of(const OptionValues& v, const char* name) {
     return *t;
 }
 
+/// Whether the commands of `rc` run in a container image (docker/podman, pyxis under Slurm).
+bool in_container(const ports::RunnerConfig& rc) {
+    return rc.runtime == "docker" || rc.runtime == "podman" ||
+           (rc.runtime == "slurm" && !rc.image.empty());
+}
+
 } // namespace
 
 std::pair<std::string, std::string>
@@ -384,25 +390,49 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
     o.max_time = max_time_of(v);
     o.to_commit = v.flag("to-commit");
     auto rc = resolve_runner(v);
+    r.jax_toolbox = resolve_jax_toolbox(v, o.state_dir);
+    if (r.jax_toolbox && !v.given("runtime")) // the mode rebuilds inside the image
+        rc.runtime = "docker";
     // Stored in the state directory (the text earlier versions wrote).
-    o.settings_key = "build=" + rc.build_command + " test=" + rc.test_command +
-                     " runtime=" + rc.runtime + " image=" + rc.image + " metric=" + rc.metric +
-                     " regex=" + rc.metric_regex + " repeats=" + std::to_string(o.repeats);
+    o.settings_key = hourly_settings_key(rc, o.repeats);
     o.exit_code_mode = rc.exit_code_mode;
-    if (o.exit_code_mode)
-        o.settings_key += " mode=exit-code";
     o.direction = rc.direction;
+    o.outputs_dir = v.text("outputs"); // a directory per tested state; default LOGS/outputs
+    if (o.outputs_dir.empty())
+        o.outputs_dir = (rc.logs_dir.empty() ? "perfsweep-logs" : rc.logs_dir) + "/outputs";
+    else if (o.outputs_dir == "none")
+        o.outputs_dir.clear();
+    const auto salloc = v.list("salloc-arg");
+    if (!salloc.empty() && rc.runtime != "slurm")
+        throw_usage(v.describe("salloc-arg") + " needs --runtime slurm");
     if (!o.plan) {
-        if (rc.build_command.empty() || rc.test_command.empty())
-            throw_usage("hourly: --build and --test are required unless --plan is given");
-        rc.kept_container = rc.runtime == "docker" || rc.runtime == "podman";
-        if (rc.kept_container)
+        if ((!r.jax_toolbox && rc.build_command.empty()) || rc.test_command.empty())
+            throw_usage(r.jax_toolbox
+                            ? "hourly: --test is required unless --plan is given"
+                            : "hourly: --build and --test are required unless --plan is given "
+                              "(or --jax-toolbox, which writes the build command)");
+        // One environment for the whole search: a kept container (docker/podman) or a held
+        // Slurm allocation whose steps share one named pyxis container.
+        rc.kept_container =
+            rc.runtime == "docker" || rc.runtime == "podman" || rc.runtime == "slurm";
+        if (!r.jax_toolbox && in_container(rc)) // the mode mounts what its plan needs
             for (const auto& repo : o.repos)
                 rc.mounts.push_back(repo.path + ":" + repo.path);
+        rc.salloc_args = salloc;
+        rc.allocation_time_s = o.max_time > 0 ? o.max_time + 900 : 0;
         r.runner = rc;
     }
     r.json = v.flag("json");
     return r;
+}
+
+std::string hourly_settings_key(const ports::RunnerConfig& rc, int repeats) {
+    std::string key = "build=" + rc.build_command + " test=" + rc.test_command +
+                      " runtime=" + rc.runtime + " image=" + rc.image + " metric=" + rc.metric +
+                      " regex=" + rc.metric_regex + " repeats=" + std::to_string(repeats);
+    if (rc.exit_code_mode)
+        key += " mode=exit-code";
+    return key;
 }
 
 CommentRequest resolve_comment_target(const OptionValues& v, const CommentContext& context,
@@ -506,12 +536,18 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     h.build_command = v.text("build");
     h.test_command = v.given("hourly-test") ? v.text("hourly-test") : d.test_command;
     check_image_placeholder(h.test_command, v.describe("hourly-test"), h);
-    h.kept_container = d.runtime == "docker" || d.runtime == "podman";
-    if (h.kept_container)
+    // One environment per hourly search: a kept container or a held Slurm allocation (each
+    // state's output directory is mounted by prepare_source_runner).
+    h.kept_container = d.runtime == "docker" || d.runtime == "podman" || d.runtime == "slurm";
+    r.jax_toolbox = resolve_jax_toolbox(v, o.state_dir);
+    if (!r.jax_toolbox && in_container(h)) // the mode mounts what its plan needs
         for (const auto& repo : hourly.repos)
             h.mounts.push_back(repo.path + ":" + repo.path);
-    if (!hourly.repos.empty() && h.build_command.empty())
-        throw_usage("investigate: --repo needs --build (the command that rebuilds the sources)");
+    // Each tested source state gets OUTPUT_DIR/states/<state> for the benchmark's own files.
+    hourly.outputs_dir = o.out_dir + "/states";
+    if (!hourly.repos.empty() && h.build_command.empty() && !r.jax_toolbox)
+        throw_usage("investigate: --repo needs --build (the command that rebuilds the sources) "
+                    "or --jax-toolbox (which writes it)");
     if (v.flag("comment"))
         o.comment = resolve_comment_target(v, context, d.metric.empty() ? "performance" : d.metric);
     o.close_on_recovery = v.flag("close-on-recovery");

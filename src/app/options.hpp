@@ -5,6 +5,7 @@
 // repeats caps, ...) and every check in one place. The CLI and the demo call the same functions.
 
 #include "app/investigate.hpp"
+#include "app/jax_toolbox.hpp"
 #include "app/option_values.hpp"
 #include "ports/actions_runner.hpp"
 #include "ports/runner.hpp"
@@ -72,7 +73,13 @@ struct HourlyRequest {
     std::optional<ports::RunnerConfig> runner; ///< none with --plan
     std::string from_result; ///< read the window from this daily result (the caller reads it)
     bool json = false;
+    /// --jax-toolbox and its options; applied with the adapters by prepare_source_runner.
+    std::optional<JaxToolboxRequest> jax_toolbox;
 };
+
+/// The text a state directory of `hourly` must match: build and test commands, runtime, image,
+/// metric, regex, repeats, exit-code mode (recomputed when the JAX-Toolbox mode writes the build).
+std::string hourly_settings_key(const ports::RunnerConfig& runner, int repeats);
 
 /// Resolve `hourly` (options.from/to from --from-result and options.secrets are left to the
 /// caller).
@@ -88,6 +95,8 @@ struct CommentContext {
 struct InvestigateRequest {
     InvestigateOptions options;
     bool json = false;
+    /// --jax-toolbox and its options; applied with the adapters by prepare_source_runner.
+    std::optional<JaxToolboxRequest> jax_toolbox;
 };
 
 /// Resolve `investigate`: every derivation rule of the pipeline's options.

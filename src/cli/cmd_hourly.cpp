@@ -1,6 +1,7 @@
 // `perfsweep hourly`: narrow a good→bad window over JAX/XLA (any repos) to an hour, then a commit.
 
 #include "app/hourly.hpp"
+#include "app/jax_toolbox.hpp"
 #include "app/options.hpp"
 #include "app/report.hpp"
 #include "cli/context.hpp"
@@ -60,7 +61,14 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
     ports.progress = a.progress;
     std::unique_ptr<ports::BuildingRunner> runner;
     if (req.runner) {
-        runner = a.make_runner(*req.runner);
+        auto& rc = *req.runner;
+        const auto mode =
+            app::prepare_source_runner(rc, o, req.jax_toolbox, a.open_source_repo, *a.files);
+        if (req.jax_toolbox) // the mode wrote the build command
+            o.settings_key = app::hourly_settings_key(rc, o.repeats);
+        if (!mode.empty() && a.progress)
+            a.progress->line(mode);
+        runner = a.make_runner(rc);
         ports.builder = runner.get();
         ports.runner = runner.get();
     }

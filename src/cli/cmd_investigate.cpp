@@ -1,4 +1,5 @@
 #include "app/investigate.hpp"
+#include "app/jax_toolbox.hpp"
 #include "app/options.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
@@ -10,9 +11,16 @@ namespace perfsweep::cli {
 
 void run_investigate(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
-    const auto req = app::resolve_investigate(values, {env_text("GITHUB_REPOSITORY"), a.actions});
+    auto req = app::resolve_investigate(values, {env_text("GITHUB_REPOSITORY"), a.actions});
     if (a.protect_secret_env) // the benchmarks must not inherit the token
         a.protect_secret_env(req.options.token_env);
+    // Source states are rebuilt in the last good nightly (with --jax-toolbox: with its own
+    // build-jax.sh, and the nightlies' commits come from the image unless a probe is given).
+    auto& o = req.options;
+    const auto mode = app::prepare_source_runner(o.hourly_runner, o.hourly_options, req.jax_toolbox,
+                                                 a.open_source_repo, *a.files, &o.commits_probe);
+    if (!mode.empty() && a.progress)
+        a.progress->line(mode);
     const auto r = app::run_investigate(req.options, a);
     if (req.json)
         write_json(report::render_json(r.investigation)); // the document result.json holds

@@ -17,6 +17,9 @@ public:
     virtual bool exists(const std::string& path) = 0;
     /// Create `path` and its parents if missing.
     virtual void make_dirs(const std::string& path) = 0;
+    /// Make `link` a symbolic link to `target` (relative to the link's directory), replacing an
+    /// existing link atomically.
+    virtual void point_link(const std::string& link, const std::string& target) = 0;
 };
 
 } // namespace perfsweep::ports

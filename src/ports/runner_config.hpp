@@ -32,7 +32,11 @@ struct RunnerConfig {
     std::string workdir;                     ///< working directory ({workdir}); empty: current
     bool keep_images = false;                ///< do not `rmi` images perfsweep pulled
     std::vector<std::string> srun_args;      ///< extra srun arguments (partition, account, ...)
-    bool echo_logs = false;                  ///< echo each run's log through Progress
+    /// slurm with kept_container (hourly): the allocation held for the whole search gets these
+    /// extra salloc arguments and, when > 0, this time limit.
+    std::vector<std::string> salloc_args;
+    double allocation_time_s = 0;
+    bool echo_logs = false; ///< echo each run's log through Progress
     /// Environment probe run once per image (not per repeat): "" or "none" = off, "default" =
     /// the built-in script, else a command template printing key=value lines.
     std::string env_probe;

@@ -90,6 +90,19 @@ void LocalFiles::make_dirs(const std::string& path) {
         throw_infra("cannot create directory '" + path + "': " + ec.message());
 }
 
+void LocalFiles::point_link(const std::string& link, const std::string& target) {
+    std::random_device rd;
+    const std::string tmp =
+        link + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
+    if (::symlink(target.c_str(), tmp.c_str()) != 0)
+        throw_infra("cannot create link '" + tmp + "': " + std::strerror(errno));
+    if (::rename(tmp.c_str(), link.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw_infra("cannot replace '" + link + "': " + std::strerror(err));
+    }
+}
+
 void StreamProgress::line(std::string_view text) {
     // A progress line built from untrusted labels never starts a workflow command (the runner
     // trims leading whitespace and reads "##[" anywhere), and never spans two lines.

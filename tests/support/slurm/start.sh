@@ -2,7 +2,8 @@
 # Start a throw-away single-node Slurm (slurmctld + slurmd, munge auth) whose state, logs and
 # config live in DIR. Prints the slurm.conf path on success; set SLURM_CONF to it for srun/sinfo.
 # Exit 0: the node is idle and ready. Exit 77: Slurm cannot start here (reason on stderr).
-# Always pair with stop.sh DIR, even after a failure.
+# Always pair with stop.sh DIR, even after a failure. PERFSWEEP_SLURM_PLUGSTACK=FILE adds
+# PlugStackConfig=FILE (SPANK plugins such as the pyxis stand-in of tests/support/pyxis).
 set -uo pipefail
 dir=${1:?usage: start.sh DIR}
 skip() { echo "slurm unavailable: $*" >&2; exit 77; }
@@ -52,6 +53,9 @@ MpiDefault=none
 NodeName=$host CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+if [ -n "${PERFSWEEP_SLURM_PLUGSTACK:-}" ]; then
+  echo "PlugStackConfig=$PERFSWEEP_SLURM_PLUGSTACK" >> "$dir/slurm.conf"
+fi
 export SLURM_CONF=$dir/slurm.conf
 $SUDO env SLURM_CONF="$SLURM_CONF" slurmctld -c -f "$SLURM_CONF" || skip "slurmctld did not start (see $dir/slurmctld.log)"
 $SUDO env SLURM_CONF="$SLURM_CONF" slurmd -c -f "$SLURM_CONF" || skip "slurmd did not start (see $dir/slurmd.log)"

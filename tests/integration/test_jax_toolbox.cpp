@@ -1,0 +1,384 @@
+// The JAX-Toolbox mode end to end: the real binary rebuilds source states inside stand-in
+// JAX-Toolbox images (tests/support/jax_toolbox: a strict build-jax.sh per image generation, the
+// image's own clones, a benchmark that reads the installed build) run by the fake docker, and must
+// find the planted culprit. The wrong build forms perfsweep's docs once showed are run against the
+// same images to prove the stand-in catches them.
+
+#include "adapters/slurm/held_allocation.hpp"
+#include "core/jax_toolbox.hpp"
+#include "support/env_guard.hpp"
+#include "support/jax_toolbox_world.hpp"
+#include "support/json_doc.hpp"
+#include "support/temp_dir.hpp"
+#include "util/strings.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+
+using namespace perfsweep;
+namespace fs = std::filesystem;
+
+namespace {
+
+#define SKIP_WITHOUT_IMAGES()                                                                      \
+    if (const auto why = test::JaxToolboxWorld::unavailable(); !why.empty()) {                     \
+        WARN("SKIPPED: " << why);                                                                  \
+        return;                                                                                    \
+    }
+
+std::vector<std::string> hourly_args(const test::JaxToolboxWorld& w, const std::string& date,
+                                     const std::vector<std::string>& extra,
+                                     const std::string& logs = "logs") {
+    std::vector<std::string> a{"hourly",
+                               "--repo",
+                               "jax=" + w.clone("jax"),
+                               "--repo",
+                               "xla=" + w.clone("xla"),
+                               "--from",
+                               w["GOOD_TIME"],
+                               "--to",
+                               w["BAD_TIME"],
+                               "--image",
+                               w.image(date),
+                               "--test",
+                               "standin-bench",
+                               "--repeats",
+                               "2",
+                               "--logs",
+                               w.file(logs),
+                               "--json"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+}
+
+/// Every file named `name` under `dir`, its content.
+std::vector<std::string> logs_named(const std::string& dir, const std::string& name) {
+    std::vector<std::string> out;
+    if (!fs::exists(dir))
+        return out;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.path().filename() == name)
+            out.push_back(test::read_file(e.path().string()));
+    return out;
+}
+
+/// The culprit of an hourly JSON result ("" when there is none).
+std::string culprit_of(const rapidjson::Document& d, std::string* repo = nullptr) {
+    if (!d.HasMember("culprit"))
+        return "";
+    if (repo)
+        *repo = d["culprit"]["repo"].GetString();
+    return d["culprit"]["sha"].GetString();
+}
+
+/// A run of the search in the good nightly, asserting the culprit and how every build ran.
+void finds_culprit(const std::string& generation, const std::vector<std::string>& extra) {
+    test::JaxToolboxWorld w(generation);
+    auto args = hourly_args(w, w["GOOD_DATE"],
+                            {"--jax-toolbox", "auto", "--to-commit", "--state", w.file("state")});
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = test::run_perfsweep(args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto d = test::parse_json_object(r.out);
+    CHECK(std::string(d["conclusion"].GetString()) == "culprit");
+    std::string repo;
+    CHECK(culprit_of(d, &repo) == w["CULPRIT"]);
+    CHECK(repo == "xla");
+
+    // Every build went through build-jax.sh with the generation's own call, and every benchmark
+    // measured the tree of its state (the installed build, not the image's nightly).
+    const auto builds = logs_named(w.file("logs"), "build.log");
+    REQUIRE(builds.size() >= 3);
+    for (const auto& log : builds) {
+        INFO(log);
+        if (generation == "jax")
+            CHECK_THAT(log, Catch::Contains("build-jax.sh --bazel-cache /perfsweep/bazel-cache "
+                                            "--src-path-jax /opt/jax --src-path-xla /opt/xla"));
+        else
+            CHECK_THAT(log, Catch::Contains("rm -f /opt/jax-source/dist/jax*.whl") &&
+                                Catch::Contains("Successfully installed"));
+        CHECK_THAT(log, Catch::Contains("built: jax="));
+    }
+    std::set<std::string> measured;
+    const std::regex tree(R"(jaxlib: jax=([0-9a-f]{40}) xla=([0-9a-f]{40}))");
+    for (const auto& log : logs_named(w.file("logs"), "run-1.log")) {
+        std::smatch m;
+        REQUIRE(std::regex_search(log, m, tree));
+        measured.insert(m[1].str() + "," + m[2].str());
+    }
+    CHECK(measured.count(w["GOOD_JAX"] + "," + w["GOOD_XLA"]) == 1);
+    CHECK(measured.count(w["BAD_JAX"] + "," + w["BAD_XLA"]) == 1);
+    CHECK(measured.size() <= builds.size()); // a state is rebuilt when the search returns to it
+
+    // One kept container for the whole search.
+    int started = 0;
+    for (const auto& call : w.docker_calls())
+        started += call.size() > 2 && call[1] == "run" && call[2] == "-d";
+    CHECK(started == 1);
+    // The bazel cache is the host directory (it survives the container): one entry per distinct
+    // tree built (jax images: --bazel-cache; 2023 images: bazel's output root mounted).
+    const auto cache = w.file("state/bazel-cache/standin");
+    REQUIRE(fs::exists(cache));
+    CHECK(static_cast<std::size_t>(std::distance(fs::directory_iterator(cache),
+                                                 fs::directory_iterator())) == measured.size());
+}
+
+} // namespace
+
+TEST_CASE("jax-toolbox: the culprit is found inside a jax- image with its own clones moved by SHA",
+          "[jax-toolbox][cli]") {
+    SKIP_WITHOUT_IMAGES();
+    finds_culprit("jax", {});
+}
+
+TEST_CASE("jax-toolbox: the culprit is found inside a 2023 nightly- image (/opt/*-source)",
+          "[jax-toolbox][cli]") {
+    SKIP_WITHOUT_IMAGES();
+    finds_culprit("nightly", {});
+}
+
+TEST_CASE("jax-toolbox: the culprit is found with the host clones mounted over /opt",
+          "[jax-toolbox][cli]") {
+    SKIP_WITHOUT_IMAGES();
+    finds_culprit("jax", {"--jax-toolbox-sources", "mounted"});
+}
+
+TEST_CASE("jax-toolbox: the build forms perfsweep's docs once showed fail against the stand-in",
+          "[jax-toolbox][cli]") {
+    SKIP_WITHOUT_IMAGES();
+    test::JaxToolboxWorld w("jax");
+    // --xla-src/--jax-src (and --xla-source-dir/--jax-source-dir): getopt refuses them, every
+    // build fails, the search is inconclusive.
+    for (const std::string build : {"build-jax.sh --xla-src {path:xla} --jax-src {path:jax}",
+                                    "build-jax.sh --xla-source-dir {path:xla} "
+                                    "--jax-source-dir {path:jax}"}) {
+        const auto r = test::run_perfsweep(
+            hourly_args(w, w["GOOD_DATE"], {"--runtime", "docker", "--build", build}));
+        INFO(r.err);
+        CHECK(r.exit_code == 4);
+        CHECK(std::string(test::parse_json_object(r.out)["conclusion"].GetString()) ==
+              "inconclusive");
+    }
+    bool refused = false;
+    for (const auto& log : logs_named(w.file("logs"), "build.log"))
+        refused = refused || log.find("unrecognized option '--xla-src'") != std::string::npos;
+    CHECK(refused);
+    // A bare build-jax.sh with the host clones mounted at their host paths builds the image's own
+    // /opt trees every time: both window ends measure the same code, a silent "no change".
+    const auto r = test::run_perfsweep(
+        hourly_args(w, w["GOOD_DATE"], {"--runtime", "docker", "--build", "build-jax.sh"}));
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(std::string(test::parse_json_object(r.out)["conclusion"].GetString()) == "no_change");
+    // The JAX-Toolbox mode refuses the same mistakes before anything runs.
+    const auto bad = test::run_perfsweep(
+        hourly_args(w, w["GOOD_DATE"], {"--jax-toolbox", "auto", "--build-jax-arg=--xla-src=/x"}));
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("unrecognized option '--xla-src'"));
+    const auto both = test::run_perfsweep(
+        hourly_args(w, w["GOOD_DATE"], {"--jax-toolbox", "auto", "--build", "build-jax.sh"}));
+    CHECK(both.exit_code == 2);
+    CHECK_THAT(both.err, Catch::Contains("drop --build"));
+}
+
+TEST_CASE("jax-toolbox: perfsweep's getopt check agrees with getopt(1) on build-jax.sh's spec",
+          "[jax-toolbox]") {
+    const std::vector<std::vector<std::string>> cases = {
+        {"--sm", "9.0"},
+        {"--sm=9.0"},
+        {"--sm"},
+        {"--src-path-jax", "/x", "--src-path-xla=/y"},
+        {"--src-path", "/x"},
+        {"--src-path-j", "/x"},
+        {"--xla-src", "/x"},
+        {"--bazel", "/c"},
+        {"--bazel-cache", "/c"},
+        {"--bazel-cache-n", "n"},
+        {"--clean=1"},
+        {"--clean"},
+        {"-h"},
+        {"-x"},
+        {"--debug", "--no-install", "--install"},
+        {"--jaxlib_only"},
+        {"--dry"},
+        {"--build-param", "--bazel_options=--jobs=2"},
+        {"--extra-targets", "a,b"},
+        {"--", "--whatever"},
+        {"--no"},
+        {"--no-c"},
+    };
+    for (const auto g : {core::JtbGeneration::jax, core::JtbGeneration::nightly}) {
+        std::string longs;
+        for (const auto& o : core::build_jax_options(g))
+            longs += (longs.empty() ? "" : ",") + o.name + (o.takes_value ? ":" : "");
+        for (const auto& args : cases) {
+            std::vector<std::string> argv{"getopt", "-o", "h", "--long", longs, "--"};
+            argv.insert(argv.end(), args.begin(), args.end());
+            const auto r = test::run_command(argv);
+            INFO(core::to_string(g)
+                 << ": " << util::join(args, " ") << " -> getopt " << r.exit_code << " " << r.err);
+            CHECK(core::check_build_jax_args(g, args).empty() == (r.exit_code == 0));
+        }
+    }
+}
+
+namespace {
+
+/// A real single-node Slurm (tests/support/slurm) that loads the pyxis stand-in plugin.
+class PyxisCluster {
+public:
+    PyxisCluster(const std::string& plugin, const std::string& images) {
+        const std::string support = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/support/slurm/";
+        m_stop = support + "stop.sh";
+        test::write_file(m_dir.file("plugstack.conf"), "required " + plugin + " images=" + images +
+                                                           " state=" + m_dir.file("pyxis") + "\n");
+        fs::create_directories(m_dir.file("pyxis"));
+        auto r = test::run_command({"bash", support + "start.sh", m_dir.file("slurm")},
+                                   {"PERFSWEEP_SLURM_PLUGSTACK=" + m_dir.file("plugstack.conf")});
+        m_rc = r.exit_code;
+        m_message = r.err;
+        if (m_rc == 0)
+            m_conf = std::make_unique<test::EnvGuard>("SLURM_CONF", m_dir.file("slurm/slurm.conf"));
+    }
+    ~PyxisCluster() { test::run_command({"bash", m_stop, m_dir.file("slurm")}); }
+    PyxisCluster(const PyxisCluster&) = delete;
+    PyxisCluster& operator=(const PyxisCluster&) = delete;
+    int start_rc() const { return m_rc; }
+    const std::string& message() const { return m_message; }
+    /// The containers the plugin created, as "JOB/NAME".
+    std::vector<std::string> containers() const {
+        std::vector<std::string> out;
+        for (const auto& job : fs::directory_iterator(m_dir.file("pyxis")))
+            for (const auto& c : fs::directory_iterator(job.path()))
+                out.push_back(job.path().filename().string() + "/" + c.path().filename().string());
+        return out;
+    }
+
+private:
+    test::TempDir m_dir{"perfsweep-pyxis"};
+    std::string m_stop;
+    int m_rc = -1;
+    std::string m_message;
+    std::unique_ptr<test::EnvGuard> m_conf;
+};
+
+} // namespace
+
+TEST_CASE("jax-toolbox: hourly on Slurm holds one allocation, steps share one pyxis container",
+          "[jax-toolbox][slurm][cli]") {
+#ifndef PERFSWEEP_PYXIS_STANDIN
+    WARN("SKIPPED: the pyxis stand-in was not built (Slurm's headers, libslurm-dev, are missing)");
+#else
+    SKIP_WITHOUT_IMAGES();
+    test::JaxToolboxWorld w("jax");
+    PyxisCluster cluster(PERFSWEEP_PYXIS_STANDIN, w.file("world/docker/rootfs"));
+    if (cluster.start_rc() != 0) {
+        // 77 = Slurm cannot run on this machine (not installed, no root); anything else is a bug.
+        REQUIRE(cluster.start_rc() == 77);
+        WARN("SKIPPED: " << cluster.message());
+        return;
+    }
+    const auto r = test::run_perfsweep(hourly_args(w, w["GOOD_DATE"],
+                                                   {"--runtime", "slurm", "--jax-toolbox", "auto",
+                                                    "--to-commit", "--state", w.file("state")}));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto d = test::parse_json_object(r.out);
+    CHECK(std::string(d["conclusion"].GetString()) == "culprit");
+    CHECK(culprit_of(d) == w["CULPRIT"]);
+    // One allocation, one named container in it, reused by every build and run (a build's files
+    // are still there when the test runs), and the allocation is released at the end.
+    const auto containers = cluster.containers();
+    REQUIRE(containers.size() == 1);
+    CHECK_THAT(containers.front(), Catch::Matches("[0-9]+/perfsweep-[0-9]+"));
+    CHECK_THAT(r.err,
+               Catch::Contains("holding allocation") && Catch::Contains("released allocation"));
+    const auto queue = test::run_command({"squeue", "-h"});
+    CHECK(queue.out.empty());
+    const auto builds = logs_named(w.file("logs"), "build.log");
+    REQUIRE(builds.size() >= 3);
+    for (const auto& log : builds)
+        CHECK_THAT(log, Catch::Contains("build-jax.sh --bazel-cache /perfsweep/bazel-cache"));
+
+    // An allocation Slurm refuses is asked for once, not once per state: the search ends
+    // inconclusive with salloc's own words.
+    const auto refused = test::run_perfsweep(hourly_args(
+        w, w["GOOD_DATE"],
+        {"--runtime", "slurm", "--jax-toolbox", "auto", "--salloc-arg=--partition=nope"},
+        "logs-refused"));
+    INFO(refused.err);
+    CHECK(refused.exit_code == 4);
+    std::size_t asked = 0;
+    for (auto at = refused.err.find("slurm: salloc --no-shell"); at != std::string::npos;
+         at = refused.err.find("slurm: salloc --no-shell", at + 1))
+        ++asked;
+    CHECK(asked == 1);
+    CHECK_THAT(refused.err,
+               Catch::Contains("salloc did not grant an allocation") && Catch::Contains("nope"));
+#endif
+}
+
+TEST_CASE("jax-toolbox: salloc is asked for one node, the pool's GPUs and the user's options",
+          "[jax-toolbox][slurm]") {
+    ports::RunnerConfig c;
+    c.runtime = "slurm";
+    c.gpus = {"0", "1"};
+    c.allocation_time_s = 3601;
+    c.salloc_args = {"--partition=gpu"};
+    CHECK(adapters::salloc_argv(c, "perfsweep-hourly-1") ==
+          std::vector<std::string>{"salloc", "--no-shell", "--job-name=perfsweep-hourly-1", "-N1",
+                                   "--gpus=2", "--time=61", "--partition=gpu"});
+    CHECK(adapters::granted_job_id("salloc: Pending job allocation 17\nsalloc: job 17 queued and "
+                                   "waiting for resources\nsalloc: Granted job allocation 17\n") ==
+          "17");
+    CHECK(adapters::granted_job_id("salloc: error: invalid partition specified: gpu").empty());
+}
+
+TEST_CASE("jax-toolbox: fix commits are cherry-picked onto states a newer toolchain cannot build",
+          "[jax-toolbox][cli]") {
+    SKIP_WITHOUT_IMAGES();
+    test::JaxToolboxWorld w("jax");
+    // In the newer nightly every XLA state of the window predates the toolchain fix: nothing
+    // builds and the search cannot decide.
+    const auto bare =
+        test::run_perfsweep(hourly_args(w, w["NEWER_DATE"], {"--jax-toolbox", "auto"}));
+    INFO(bare.err);
+    CHECK(bare.exit_code == 4);
+    CHECK(std::string(test::parse_json_object(bare.out)["conclusion"].GetString()) ==
+          "inconclusive");
+    bool toolchain = false;
+    for (const auto& log : logs_named(w.file("logs"), "build.log"))
+        toolchain = toolchain ||
+                    log.find("does not compile with the image's toolchain 2") != std::string::npos;
+    CHECK(toolchain);
+
+    // With the fix (named by an abbreviated SHA, resolved in the host clone) picked onto every
+    // state that lacks it, the culprit is found; each state keeps an output directory.
+    const auto r = test::run_perfsweep(
+        hourly_args(w, w["NEWER_DATE"],
+                    {"--jax-toolbox", "auto", "--cherry-pick", "xla:" + w["FIX"].substr(0, 10),
+                     "--to-commit", "--outputs", w.file("outputs")},
+                    "logs-fixed"));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto d = test::parse_json_object(r.out);
+    CHECK(std::string(d["conclusion"].GetString()) == "culprit");
+    CHECK(culprit_of(d) == w["CULPRIT"]);
+    for (const auto& log : logs_named(w.file("logs-fixed"), "build.log"))
+        CHECK_THAT(log, Catch::Contains("xla: fix " + w["FIX"] + " applied"));
+    // last-good and first-bad point at the final pair's directories, which hold what the
+    // benchmark wrote there (the stand-in writes one file per run).
+    const auto first_bad = fs::read_symlink(w.file("outputs/first-bad")).string();
+    CHECK_THAT(first_bad, Catch::Contains("_xla-" + w["CULPRIT"].substr(0, 10)));
+    const auto last_good = fs::read_symlink(w.file("outputs/last-good")).string();
+    CHECK_THAT(last_good, !Catch::Contains(w["CULPRIT"].substr(0, 10)));
+    for (const auto* link : {"outputs/first-bad", "outputs/last-good"}) {
+        INFO(link);
+        REQUIRE(fs::exists(w.file(link) + "/dump-1.txt"));
+        CHECK_THAT(test::read_file(w.file(link) + "/dump-1.txt"), Catch::Contains("toolchain=2"));
+    }
+}
