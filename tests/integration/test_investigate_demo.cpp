@@ -32,9 +32,7 @@ TEST_CASE("demo: the real pipeline finds the compiler culprit offline", "[demo][
 TEST_CASE("investigate on the demo world honours --fail-on-regression", "[investigate]") {
     test::TempDir dir;
     const auto demo = dir.file("d");
-    // The real binary: the demo world's state records the path of the perfsweep that made it, and
-    // the commands below name PERFSWEEP_EXE.
-    REQUIRE(test::run_perfsweep({"demo", "--output-dir", demo}, {"PERFSWEEP_TEST_EXEC=1"}).exit_code == 0);
+    REQUIRE(test::run_perfsweep({"demo", "--output-dir", demo}).exit_code == 0);
     const std::string exe = PERFSWEEP_EXE;
     const std::vector<std::string> args{
         "investigate",

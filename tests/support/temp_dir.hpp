@@ -41,7 +41,7 @@ CommandResult run_command(const std::vector<std::string>& argv,
                           const std::vector<std::string>& env = {}, const std::string& input = "");
 /// Run perfsweep with `args`: in a forked child that calls perfsweep_main() without exec (the
 /// whole program, minus the cost of starting a 200 MB sanitized binary), or the built binary itself
-/// when PERFSWEEP_TEST_EXEC=1.
+/// for `demo` (it records its own path) and when PERFSWEEP_TEST_EXEC=1.
 CommandResult run_perfsweep(const std::vector<std::string>& args,
                             const std::vector<std::string>& env = {},
                             const std::string& input = "");
