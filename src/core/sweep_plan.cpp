@@ -298,7 +298,11 @@ std::vector<SweepRequest> SweepPlan::next() const {
     return proposals();
 }
 
-std::vector<SweepRequest> SweepPlan::proposals() const {
+std::vector<SweepRequest> SweepPlan::next(const ProposalHints& hints) const {
+    return proposals(hints);
+}
+
+std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const {
     std::vector<SweepRequest> out;
     if (budget_exhausted())
         return out;
@@ -403,7 +407,12 @@ std::vector<SweepRequest> SweepPlan::proposals() const {
                 const double m = mean_of(v);
                 return m == 0 ? 0 : var_of(v, m) / (m * m);
             };
-            const bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
+            bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
+            // A point whose runs cost no build goes first while it is not twice the other.
+            if (hints.cheap == a && na < cap && na <= 2 * nb)
+                pick_a = true;
+            else if (hints.cheap == b && nb < cap && nb <= 2 * na)
+                pick_a = false;
             more(pick_a ? (na < cap ? a : b) : (nb < cap ? b : a));
             continue;
         }

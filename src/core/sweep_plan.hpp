@@ -76,6 +76,13 @@ struct SweepRequest {
     bool operator==(const SweepRequest&) const = default;
 };
 
+/// What the caller knows about the cost of measuring points now.
+struct ProposalHints {
+    /// A point whose extra runs cost no build (the source state whose build is current): an
+    /// undecided pair repeats it first.
+    std::optional<std::size_t> cheap;
+};
+
 /// The kind of a level change, from the metric's direction.
 enum class BoundaryKind { regression, improvement, unknown };
 
@@ -121,6 +128,8 @@ public:
     /// Up to `workers` useful requests for the next round; empty when nothing useful is left (or
     /// the run budget is spent; then `budget_exhausted()` is true).
     std::vector<SweepRequest> next() const;
+    /// Like next(), weighing the costs in `hints`.
+    std::vector<SweepRequest> next(const ProposalHints& hints) const;
     /// Record a measurement of point `index`: ok adds `values`; any other status marks it broken.
     /// `runs` is how many benchmark runs it cost (0 for reused history values).
     void observe(std::size_t index, Status status, const std::vector<double>& values,
@@ -150,7 +159,7 @@ private:
     PairTest compare(std::size_t a, std::size_t b) const;
     std::vector<Boundary> pass_fail_boundaries(const std::vector<std::size_t>& ok) const;
     std::vector<std::size_t> ok_points() const;
-    std::vector<SweepRequest> proposals() const;
+    std::vector<SweepRequest> proposals(const ProposalHints& hints = {}) const;
     long pooled_dof() const;
 
     std::vector<SweepPoint> m_points;
