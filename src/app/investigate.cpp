@@ -321,8 +321,8 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     for (const auto& d : res.daily)
         runs += d.sweep.runs;
     for (const auto& h : res.hourly) {
-        runs += h.runs;
-        builds += h.builds;
+        runs += h.spend.runs;
+        builds += h.spend.builds;
     }
     input.budget.runs = runs;
     input.budget.builds = builds;

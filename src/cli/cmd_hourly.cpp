@@ -115,8 +115,12 @@ void print_text(const core::HourlyResult& r) {
         print_inert("\nculprit: %s %s  %s\n  %s\n", r.culprit->repo.c_str(),
                     r.culprit->commit.sha.c_str(), r.culprit->commit.subject.c_str(),
                     r.culprit->note.c_str());
-    print_inert("\n%s: %s (builds %d, runs %d)\n", r.conclusion.c_str(), r.message.c_str(),
-                r.builds, r.runs);
+    std::string spend =
+        "builds " + std::to_string(r.spend.builds) + ", runs " + std::to_string(r.spend.runs);
+    if (r.spend.resumed_builds || r.spend.resumed_runs)
+        spend += "; resumed: builds " + std::to_string(r.spend.resumed_builds) + ", runs " +
+                 std::to_string(r.spend.resumed_runs);
+    print_inert("\n%s: %s (%s)\n", r.conclusion.c_str(), r.message.c_str(), spend.c_str());
 }
 
 void run_cmd(const HourlyFlags& f, Context& ctx) {

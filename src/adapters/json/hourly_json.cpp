@@ -101,9 +101,13 @@ std::string hourly_to_json(const core::HourlyResult& r) {
         w.EndObject();
     }
     w.Key("builds");
-    w.Int(r.builds);
+    w.Int64(r.spend.builds);
     w.Key("runs");
-    w.Int(r.runs);
+    w.Int64(r.spend.runs);
+    w.Key("resumed_builds");
+    w.Int64(r.spend.resumed_builds);
+    w.Key("resumed_runs");
+    w.Int64(r.spend.resumed_runs);
     w.Key("budget_exhausted");
     w.Bool(r.budget_exhausted);
     w.EndObject();
