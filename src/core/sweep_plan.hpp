@@ -37,9 +37,9 @@ enum class ComparisonKind {
 /// Tuning of the planner; defaults match `perfsweep daily`.
 struct SweepOptions {
     SweepStrategy strategy = SweepStrategy::adaptive;
-    int repeats = 3;          ///< values asked for a point's first measurement
-    int max_repeats = 12;     ///< cap on values per point (undecided points double up to it)
-    int min_span = 5;         ///< a level lasting >= min_span points is always sampled (adaptive)
+    int repeats = 1;      ///< values asked for a point's first measurement
+    int max_repeats = 12; ///< cap on values per point (undecided points double up to it)
+    int min_span = 7; ///< shortest excursion: a level lasting >= min_span points is always sampled
     double min_change = 0.02; ///< smallest relative change that must be found (e.g. 0.02 = 2 %)
     double alpha = 0.01;      ///< significance level of the two-sample test
     int workers = 1;          ///< points proposed per round (parallel GPUs)
@@ -160,14 +160,14 @@ private:
     std::vector<Boundary> pass_fail_boundaries(const std::vector<std::size_t>& ok) const;
     std::vector<std::size_t> ok_points() const;
     std::vector<SweepRequest> proposals(const ProposalHints& hints = {}) const;
-    long pooled_dof() const;
+    double pooled_dof() const;
 
     std::vector<SweepPoint> m_points;
     SweepOptions m_options;
     long m_runs = 0;
     long m_reused = 0;
-    double m_pooled_var = 0; // pooled within-point relative variance
-    long m_pooled_dof = 0;
+    double m_pooled_var = 0; // pooled relative run-to-run variance (within points + neighbours)
+    double m_pooled_dof = 0; // its degrees of freedom
     void update_pool();
 };
 
