@@ -122,8 +122,10 @@ public:
         }
         core::SweepOptions so;
         so.strategy = strategy;
-        so.repeats = m_opt.repeats;
-        // Undecided states double their runs up to the same cap as the window ends.
+        // Inner states start with one run (the window ends' repeats give the noise); undecided
+        // ones add runs by need, up to the same cap as the window ends.
+        so.repeats = 1;
+        so.min_span = m_opt.min_span;
         so.max_repeats = std::max(m_opt.max_repeats, m_opt.repeats);
         so.alpha = k_alpha;
         so.direction = m_opt.direction;
@@ -332,8 +334,8 @@ core::StateOutcome outcome_of(const Point& p) {
 core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     if (o.repos.empty())
         throw_usage("hourly: expected at least one --repo NAME=PATH");
-    if (o.strategy != "sequential" && o.strategy != "adaptive")
-        throw_usage("--strategy '" + o.strategy + "': expected sequential or adaptive");
+    if (o.strategy != "sequential" && o.strategy != "adaptive" && o.strategy != "bisect")
+        throw_usage("--strategy '" + o.strategy + "': expected sequential, adaptive or bisect");
     if (o.repeats < 1)
         throw_usage("--repeats: expected a positive number");
     core::HourlyResult result;
@@ -540,6 +542,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     }
     bool stopped = false;
     const auto strategy = o.strategy == "sequential" ? core::SweepStrategy::exhaustive
+                          : o.strategy == "bisect"   ? core::SweepStrategy::bisect
                                                      : core::SweepStrategy::adaptive;
     const auto sweep = engine.search(distinct, core::Stage::hourly, strategy, outs, stopped);
     copy_back();
@@ -605,15 +608,37 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         p.times[s.repo] = s.commit.time;
         tl.push_back(std::move(p));
     }
-    std::vector<core::StateOutcome> touts;
-    for (std::size_t i = 0; i < tl.size(); ++i) {
-        touts.push_back(outcome_of(tl[i]));
-        if (i > 0)
-            touts.back().changed = {steps[i - 1].repo};
-    }
+    // Evidence of the hourly stage: up to two measured states next to the window on each level
+    // join the search as context (known values: no build, no run), so the commit stage confirms
+    // the two levels with what the hourly stage measured instead of rebuilding the window's
+    // states for more runs.
+    std::vector<Point> search_points;
+    std::size_t ctx_before = 0;
+    for (std::size_t d = lo; d-- > 0 && ctx_before < 2;)
+        if (outs[d].status == "good") {
+            search_points.insert(search_points.begin(), distinct[d]);
+            ++ctx_before;
+        }
+    search_points.insert(search_points.end(), tl.begin(), tl.end());
+    for (std::size_t d = hi + 1, n = 0; d < distinct.size() && n < 2; ++d)
+        if (outs[d].status == "bad") {
+            search_points.push_back(distinct[d]);
+            ++n;
+        }
+    std::vector<core::StateOutcome> touts(search_points.size());
     bool tstopped = false;
-    const auto tsweep =
-        engine.search(tl, core::Stage::commit, core::SweepStrategy::bisect, touts, tstopped);
+    const auto tsweep = engine.search(search_points, core::Stage::commit,
+                                      core::SweepStrategy::bisect, touts, tstopped);
+    touts.erase(touts.begin(), touts.begin() + static_cast<std::ptrdiff_t>(ctx_before));
+    touts.resize(tl.size());
+    for (std::size_t i = 0; i < tl.size(); ++i) {
+        const auto o_i = outcome_of(tl[i]);
+        touts[i].time = o_i.time;
+        touts[i].commits = o_i.commits;
+        touts[i].duplicate = o_i.duplicate;
+        touts[i].changed =
+            i > 0 ? std::vector<std::string>{steps[i - 1].repo} : std::vector<std::string>{};
+    }
     result.commit_steps = touts;
     // The commit stage may have run window states again: every state shows all its values.
     engine.refresh(result.states);
@@ -627,8 +652,13 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
                              : "commit stage: no decided level change along the timeline";
         return result;
     }
-    const std::size_t tlo = tb->last_before;
-    const std::size_t thi = tb->first_after;
+    if (tb->last_before < ctx_before || tb->first_after >= ctx_before + tl.size()) {
+        result.conclusion = "inconclusive";
+        result.message = "commit stage: the level changes outside the window's commits";
+        return result;
+    }
+    const std::size_t tlo = tb->last_before - ctx_before;
+    const std::size_t thi = tb->first_after - ctx_before;
     if (thi != tlo + 1) {
         result.message = "commit stage: " + std::to_string(thi - tlo) +
                          " commits remain between the last good-like and the first bad-like "
