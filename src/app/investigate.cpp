@@ -121,6 +121,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     };
 
     // 1. Today's point (as the nightly job records it), with its build's commits.
+    long record_runs = 0; // benchmark runs of the record step (counted in the budget too)
     if (!o.record_date.empty()) {
         if (!util::parse_date(o.record_date))
             throw_usage("--record '" + o.record_date + "': expected a date YYYY-MM-DD");
@@ -128,7 +129,9 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         daily_runners();
         auto d = daily_options(o.record_date, o.record_date, "record-" + o.record_date);
         d.sweep.strategy = core::SweepStrategy::exhaustive;
-        run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec);
+        record_runs =
+            run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec)
+                .sweep.runs;
     }
 
     // 2. Detect against the whole history.
@@ -317,7 +320,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     auto input = a.parse_report_input(json, res.result_path);
     if (!o.reproduce.empty())
         input.reproduce.push_back(o.reproduce);
-    long long runs = 0, builds = 0;
+    long long runs = record_runs, builds = 0;
     for (const auto& d : res.daily)
         runs += d.sweep.runs;
     for (const auto& h : res.hourly) {
