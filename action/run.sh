@@ -29,9 +29,10 @@ mode=${PERFSWEEP_IN_MODE:-investigate}
 # Which inputs each mode accepts. An input that is set but not accepted by the mode is an error
 # (better than silently ignoring it or handing perfsweep an option it will reject).
 declare -A accepts=(
-  [investigate]="config metric metric-regex direction history image test build repos ref gpus runtime
+  [investigate]="config metric metric-regex direction history image test build commits-probe to-commit repos ref gpus runtime
                  mounts repeats timeout max-runs from to step state-dir narrow strategy check
-                 alert-threshold fail-on-alert comment-on-alert comment-key output-dir extra-args"
+                 alert-threshold fail-on-alert comment-on-alert comment-key issue-title
+                 issue-labels close-issue-on-recovery record output-dir extra-args"
   [demo]="output-dir extra-args"
   [detect]="config metric direction history alert-threshold fail-on-alert extra-args"
   [record]="config metric metric-regex direction history label benchmark-output extra-args"
@@ -41,10 +42,10 @@ declare -A accepts=(
 [ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, setup"
 
 # Every input the action knows, with the env variable that carries it.
-all_inputs=(config metric metric-regex direction history image test build repos ref gpus runtime mounts
+all_inputs=(config metric metric-regex direction history image test build commits-probe to-commit repos ref gpus runtime mounts
             repeats timeout max-runs from to step state-dir narrow strategy check alert-threshold
-            fail-on-alert comment-on-alert comment-key output-dir label date benchmark-output
-            extra-args)
+            fail-on-alert comment-on-alert comment-key issue-title issue-labels
+            close-issue-on-recovery record output-dir label date benchmark-output extra-args)
 get() { # get INPUT: sets REPLY to the input's value (metric-regex -> $PERFSWEEP_IN_METRIC_REGEX)
   local n=${1//-/_}
   n="PERFSWEEP_IN_${n^^}"
@@ -58,7 +59,7 @@ is_accepted() {
 for name in "${all_inputs[@]}"; do
   get "$name"
   v=$REPLY
-  case "$name" in fail-on-alert | comment-on-alert) [ "$v" != false ] || v="" ;; esac # false = unset
+  case "$name" in fail-on-alert | comment-on-alert | close-issue-on-recovery | to-commit) [ "$v" != false ] || v="" ;; esac # false = unset
   if [ -n "$v" ] && ! is_accepted "$name"; then
     die "input '$name' is set but mode '$mode' does not use it (mode '$mode' takes: $(tr -s ' \n' '  ' <<<"${accepts[$mode]}"))"
   fi
@@ -92,17 +93,17 @@ lines() { # lines INPUT [FLAG]: per non-blank line one word, "FLAG=line" or (no 
   done <<<"$val"
 }
 
-# alert-threshold: github-action-benchmark writes "200%"; perfsweep's --threshold is a relative
-# fraction. Accept "N%" (converted to N/100) or a plain fraction; anything else is an error.
+# alert-threshold goes to --threshold as written: perfsweep reads "5%"/0.05 as a relative change
+# and, from 100% on, "150%"/"1.5x" as github-action-benchmark's ratio of how much worse (which
+# needs the metric's direction, known only to perfsweep). Only the shape is checked here.
 get alert-threshold
 threshold=$REPLY
-if [ -n "$threshold" ]; then
-  if [[ "$threshold" =~ ^([0-9]+(\.[0-9]+)?)%$ ]]; then
-    threshold=$(awk -v p="${BASH_REMATCH[1]}" 'BEGIN { printf "%.6g", p / 100 }')
-  elif ! [[ "$threshold" =~ ^[0-9]*\.?[0-9]+$ ]]; then
-    die "input 'alert-threshold' is '$threshold'; expected a percentage like '5%' or a fraction like '0.05'"
-  fi
+if [ -n "$threshold" ] && ! [[ "$threshold" =~ ^[0-9]*\.?[0-9]+(%|x)?$ ]]; then
+  die "input 'alert-threshold' is '$threshold'; expected a relative change like '5%' or '0.05', or a ratio of how much worse like '150%' or '1.5x'"
 fi
+get record
+v=$REPLY
+[ -z "$v" ] || [ "$v" = today ] || [[ "$v" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] || die "input 'record' is '$v'; expected today or a date YYYY-MM-DD"
 
 # Validate the inputs whose shape we know, so the error names the action input.
 for name in repeats max-runs; do
@@ -112,7 +113,7 @@ for name in repeats max-runs; do
 done
 get timeout
 v=$REPLY
-[ -z "$v" ] || [[ "$v" =~ ^[0-9]+[smh]?$ ]] || die "input 'timeout' is '$v'; expected a duration like 600, 600s, 10m or 2h"
+[ -z "$v" ] || [[ "$v" =~ ^([0-9]+|([0-9]+[dhms])+)$ ]] || die "input 'timeout' is '$v'; expected a duration like 600, 600s, 10m, 2h or 1h30m"
 get check
 v=$REPLY
 [ -z "$v" ] || [ "$v" = metric ] || [ "$v" = exit-code ] || die "input 'check' is '$v'; expected metric or exit-code"
@@ -124,6 +125,10 @@ bool fail-on-alert
 fail_on_alert=$REPLY
 bool comment-on-alert
 comment_on_alert=$REPLY
+bool close-issue-on-recovery
+close_on_recovery=$REPLY
+bool to-commit
+to_commit=$REPLY
 
 opt config --config # a main-app option (CLI11 reads config files there): before the subcommand
 args+=("$mode")
@@ -135,6 +140,7 @@ opt runtime --runtime
 opt image --image
 opt test --test
 opt build --build
+opt commits-probe --commits-probe
 lines repos --repo
 lines mounts --mount
 opt ref --ref
@@ -148,16 +154,21 @@ opt step --step
 opt state-dir --state
 opt narrow --narrow
 opt strategy --strategy
-opt check --mode
+opt check --check
 opt label --label
 opt date --date
-opt benchmark-output --output-file
+opt benchmark-output --benchmark-output
 opt output-dir --output-dir
 opt comment-key --key
+opt issue-title --new-issue
+lines issue-labels --issue-label
+opt record --record
 [ -z "$threshold" ] || args+=("--threshold=$threshold")
 if [ "$mode" = investigate ]; then
   [ "$fail_on_alert" != true ] || args+=("--fail-on-regression")
   [ "$comment_on_alert" != true ] || args+=("--comment")
+  [ "$close_on_recovery" != true ] || args+=("--close-on-recovery")
+  [ "$to_commit" != true ] || args+=("--to-commit")
 fi
 lines extra-args # one argv word per line, verbatim (for flags this action has no input for)
 

@@ -7,18 +7,15 @@
 #include "adapters/history/git_branch_store.hpp"
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
-#include "adapters/json/daily_json.hpp"
-#include "adapters/json/detect_json.hpp"
-#include "adapters/json/hourly_json.hpp"
 #include "adapters/json/issue_event_json.hpp"
-#include "adapters/json/matrix_json.hpp"
 #include "adapters/json/measurement_json.hpp"
-#include "adapters/json/report_input_json.hpp"
+#include "adapters/json/result_json.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "adapters/system/result_files.hpp"
 #include "cli/cli.hpp"
+#include "main.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -28,7 +25,7 @@
 #include <cstdlib>
 #include <string>
 
-int main(int argc, char** argv) {
+int perfsweep_main(int argc, char** argv) {
     using namespace perfsweep;
     const bool in_actions =
         std::getenv("GITHUB_ACTIONS") && std::string(std::getenv("GITHUB_ACTIONS")) == "true";
@@ -36,12 +33,14 @@ int main(int argc, char** argv) {
     adapters::SystemClock clock;
     adapters::StreamProgress progress(stderr, in_actions);
     adapters::GitDemoWorldMaker demo_world;
+    adapters::JsonResultReader result_reader;
 
     ports::Adapters a;
     a.files = &files;
     a.clock = &clock;
     a.progress = &progress;
     a.demo_world = &demo_world;
+    a.result_reader = &result_reader;
     a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
         if (spec.empty())
             throw_usage("--history: empty path; expected a JSON Lines file such as history.jsonl");
@@ -67,7 +66,6 @@ int main(int argc, char** argv) {
             return adapters::parse_benchmark_action(text, file, defaults);
         return adapters::parse_history_jsonl(text, file).records;
     };
-    a.detect_to_json = [](const core::DetectResult& r) { return adapters::detect_to_json(r); };
     a.make_runner =
         [&](const ports::RunnerConfig& config) -> std::unique_ptr<ports::BuildingRunner> {
         auto c = config;
@@ -80,11 +78,8 @@ int main(int argc, char** argv) {
     a.measurement_from_json = [](const std::string& json, const std::string& where) {
         return adapters::measurement_from_json(json, where);
     };
-    a.daily_json = [](const core::DailyResult& r) { return adapters::daily_to_json(r); };
     adapters::Libgit2Guard libgit2;
     a.open_source_repo = adapters::open_libgit2_repo;
-    a.hourly_json = adapters::hourly_to_json;
-    a.daily_window = adapters::daily_window_from_json;
     auto getenv_str = [](const std::string& n) {
         const char* v = std::getenv(n.c_str());
         return std::string(v ? v : "");
@@ -115,9 +110,6 @@ int main(int argc, char** argv) {
         num("PERFSWEEP_GITHUB_MAX_WAIT_S", opt.max_wait_s);
         return std::make_unique<adapters::GitHubClient>(opt, clock);
     };
-    a.parse_report_input = adapters::report_input_from_json;
-    a.report_input_to_json = adapters::report_input_to_json;
-    a.matrix_json = adapters::matrix_to_json;
     a.expand_result_files = adapters::expand_result_files;
     a.parse_issue_event = adapters::issue_event_from_json;
     a.secret_values = adapters::secret_values;

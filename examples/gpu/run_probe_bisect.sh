@@ -11,7 +11,7 @@
 #    whole lbm history between the first and the last nightly names the slow commit;
 # 4. exit-code mode: a branch of six commits where the fourth mistypes a D3Q19 weight (mass is no
 #    longer conserved, so the benchmark's physics check exits 1); `git bisect run perfsweep probe
-#    --mode exit-code` names it;
+#    --check exit-code` names it;
 # 5. a usage error makes `git bisect run` abort (probe exits 128), marking nothing.
 set -euo pipefail
 ps=${1:?perfsweep binary}; work=${2:?work dir}; out=${3:?out dir}
@@ -61,7 +61,7 @@ for i in 1 2 3 4 5 6; do
   fi
 done
 git bisect start weights "$good"
-git bisect run "$ps" probe --mode exit-code --test "bash run.sh $flags 64 50" \
+git bisect run "$ps" probe --check exit-code --test "bash run.sh $flags 64 50" \
   --timeout 10m --logs "$out/logs/exit" 2>&1 | tee "$out/bisect-exit.txt"
 git bisect log > "$out/bisect-exit.log"
 git bisect reset >/dev/null
@@ -69,7 +69,7 @@ git bisect reset >/dev/null
 echo "== 4. a usage error aborts git bisect run instead of marking a commit bad"
 git bisect start weights "$good"
 set +e
-git bisect run "$ps" probe --mode exit-code --tset typo 2>&1 | tee "$out/bisect-usage.txt"
+git bisect run "$ps" probe --check exit-code --tset typo 2>&1 | tee "$out/bisect-usage.txt"
 echo "git bisect run exit status: ${PIPESTATUS[0]}" | tee -a "$out/bisect-usage.txt"
 set -e
 git bisect reset >/dev/null

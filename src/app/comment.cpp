@@ -43,6 +43,18 @@ void check_repo(const std::string& repo) {
 
 } // namespace
 
+bool reports_to_sticky_issue(const std::string& event_name) {
+    for (const char* e :
+         {"schedule", "workflow_dispatch", "push", "repository_dispatch", "workflow_run"})
+        if (event_name == e)
+            return true;
+    return false;
+}
+
+std::string sticky_issue_title(const std::string& metric) {
+    return "perfsweep: " + (metric.empty() ? std::string("performance") : metric) + " regression";
+}
+
 std::string comment_author(ports::CodeHost& host) {
     auto me = host.current_user();
     return me ? *me : k_actions_bot;
@@ -67,7 +79,7 @@ CommentResult post_sticky_comment(ports::CodeHost& host, const CommentRequest& r
         for (int attempt = 1;; ++attempt) {
             const auto label = req.labels.empty() ? std::string() : req.labels.front();
             std::optional<ports::HostIssue> found;
-            for (const auto& i : host.list_open_issues(req.repo, label))
+            for (const auto& i : host.list_issues(req.repo, label, "open"))
                 if (i.body.find(marker) != std::string::npos) {
                     number = i.number;
                     found = i;
@@ -116,6 +128,138 @@ CommentResult post_sticky_comment(ports::CodeHost& host, const CommentRequest& r
             return res;
         }
         // Unknown outcome (5xx or dropped connection): re-list; it may exist already.
+    }
+}
+
+namespace {
+
+// `<!-- perfsweep-regression: ID -->`, with ID kept to characters that cannot end the comment.
+std::string regression_marker(const std::string& id) {
+    std::string clean;
+    for (char c : id) {
+        const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+                        c == ':' || c == '/' || c == ' ' ||
+                        (c == '-' && (clean.empty() || clean.back() != '-'));
+        clean += ok ? c : '_';
+        if (clean.size() >= 200)
+            break;
+    }
+    return "<!-- perfsweep-regression: " + clean + " -->";
+}
+
+// The newest issue in `issues` that carries `marker` and was opened by `author`.
+std::optional<ports::HostIssue> find_issue(const std::vector<ports::HostIssue>& issues,
+                                           const std::string& marker, const std::string& author) {
+    for (const auto& i : issues) // newest first
+        if (i.author == author && i.body.find(marker) != std::string::npos)
+            return i;
+    return std::nullopt;
+}
+
+} // namespace
+
+StickyIssueResult update_sticky_issue(ports::CodeHost& host, const StickyIssueRequest& req,
+                                      NightState state, const std::string& report,
+                                      const std::string& recovery_note) {
+    check_repo(req.repo);
+    StickyIssueResult res;
+    if (state == NightState::undecided)
+        return res;
+    const std::string marker = report::marker_for_key(req.key);
+    const std::string status_key = req.key + ":status";
+    const std::string author = comment_author(host);
+    const std::string label = req.labels.empty() ? std::string() : req.labels.front();
+    // The issue is looked up with the label first (one short list); labels that the token may
+    // not set are dropped by GitHub, so an unlabelled search follows before concluding "none".
+    auto find_open = [&]() -> std::optional<ports::HostIssue> {
+        auto found = find_issue(host.list_issues(req.repo, label, "open"), marker, author);
+        if (!found && !label.empty())
+            found = find_issue(host.list_issues(req.repo, "", "open"), marker, author);
+        return found;
+    };
+    auto open = find_open();
+
+    if (state == NightState::healthy) {
+        if (!open)
+            return res; // a quiet night
+        res.number = open->number;
+        res.url = open->url;
+        CommentRequest note;
+        note.repo = req.repo;
+        note.number = open->number;
+        note.key = status_key;
+        note.body = recovery_note;
+        post_sticky_comment(host, note);
+        res.action = "recovery-noted";
+        if (req.close_on_recovery) {
+            ports::IssueUpdate u;
+            u.state = "closed";
+            u.state_reason = "completed";
+            host.update_issue(req.repo, open->number, u);
+            res.action = "issue-closed";
+        }
+        return res;
+    }
+
+    std::string body = report.find(marker) == std::string::npos ? marker + "\n" + report : report;
+    if (!req.regression_id.empty())
+        body = regression_marker(req.regression_id) + "\n" + body;
+    if (body.size() > report::k_comment_limit)
+        throw_usage("issue body: " + std::to_string(body.size()) +
+                    " characters; GitHub accepts at most " +
+                    std::to_string(report::k_comment_limit));
+    if (open) {
+        res.number = open->number;
+        res.url = open->url;
+        res.action = "unchanged";
+        if (open->body != body) {
+            ports::IssueUpdate u;
+            u.body = body;
+            host.update_issue(req.repo, open->number, u);
+            res.action = "issue-updated";
+        }
+        // A recovery noted on an earlier night is no longer true.
+        for (const auto& c : host.list_comments(req.repo, open->number))
+            if (c.author == author &&
+                c.body.find(report::marker_for_key(status_key)) != std::string::npos) {
+                CommentRequest note;
+                note.repo = req.repo;
+                note.number = open->number;
+                note.key = status_key;
+                note.body = "The regression is back: the report in the issue is current again.";
+                post_sticky_comment(host, note);
+                break;
+            }
+        return res;
+    }
+    if (!req.regression_id.empty() && !label.empty()) { // closed issues: only by label
+        const std::string same = regression_marker(req.regression_id);
+        for (const auto& i : host.list_issues(req.repo, label, "closed"))
+            if (i.author == author && i.body.find(marker) != std::string::npos &&
+                i.body.find(same) != std::string::npos) {
+                res.action = "closed-earlier";
+                res.number = i.number;
+                res.url = i.url;
+                return res;
+            }
+    }
+    for (int attempt = 1;; ++attempt) {
+        if (auto created = host.create_issue(req.repo, req.title, body, req.labels)) {
+            res.action = "issue-created";
+            res.number = created->number;
+            res.url = created->url;
+            return res;
+        }
+        // Unknown outcome: it may exist; look before trying again.
+        if (auto landed = find_open()) {
+            res.action = "issue-created";
+            res.number = landed->number;
+            res.url = landed->url;
+            return res;
+        }
+        if (attempt >= req.max_create_attempts)
+            throw_infra("GitHub: opening the issue in " + req.repo +
+                        " kept failing with an unknown outcome");
     }
 }
 

@@ -282,7 +282,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
     // Exit-code mode: each regression's first bad nightly carries its first failing run's log.
     if (options.sweep.comparison == core::ComparisonKind::pass_fail)
         for (const auto& b : out.sweep.boundaries)
-            if (b.kind == core::BoundaryKind::regression && b.first_after < out.measurements.size())
+            if (b.kind == core::ChangeKind::regression && b.first_after < out.measurements.size())
                 if (auto f =
                         first_failure_log(out.sweep.points[b.first_after].label,
                                           out.measurements[b.first_after], files, options.secrets))

@@ -8,18 +8,18 @@
 
 namespace perfsweep::app {
 
-double parse_threshold(const std::string& text) {
-    std::string t(util::trim(text));
-    double scale = 1;
-    if (!t.empty() && t.back() == '%') {
-        t.pop_back();
-        scale = 0.01;
+std::map<std::string, std::string> detect_outputs(const core::DetectResult& result) {
+    std::map<std::string, std::string> out;
+    out["verdict"] = std::string(core::to_string(result.verdict));
+    if (!result.change_points.empty()) {
+        const auto& cp = result.change_points.back();
+        out["relative-change"] = util::format_fixed(cp.relative_change, 4);
+        if (cp.kind == core::ChangeKind::regression) {
+            out["last-good"] = cp.last_before;
+            out["first-bad"] = cp.first_after;
+        }
     }
-    auto v = util::parse_double(util::trim(t));
-    if (!v || *v * scale < 0 || *v * scale >= 1)
-        throw_usage("--threshold '" + text +
-                    "': expected a relative change such as 0.02 or 2% (at least 0, below 1)");
-    return *v * scale;
+    return out;
 }
 
 DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters) {
@@ -32,8 +32,18 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         auto load = store->load();
         out.warnings = std::move(load.warnings);
         all = std::move(load.records);
-        if (all.empty() && !request.allow_empty)
-            throw_usage("detect: history '" + store->describe() + "' has no measurements");
+        if (all.empty() && !request.allow_empty) {
+            if (!request.empty_history_inconclusive)
+                throw_usage("detect: history '" + store->describe() + "' has no measurements");
+            out.result.benchmark = request.benchmark;
+            out.result.metric = request.metric;
+            out.result.direction = request.direction.value_or(core::Direction::higher_is_better);
+            out.result.threshold = request.options.threshold;
+            out.result.verdict = core::Verdict::inconclusive;
+            out.result.reason =
+                "history '" + store->describe() + "' has no measurements yet (missing or empty)";
+            return out;
+        }
     } else {
         core::ImportDefaults d;
         d.benchmark = request.benchmark;
@@ -73,7 +83,9 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         out.result.benchmark = request.benchmark;
         out.result.metric = request.metric;
         out.result.direction = request.direction.value_or(core::Direction::higher_is_better);
-        out.result.threshold = request.options.threshold;
+        out.result.threshold = request.threshold
+                                   ? relative_threshold(*request.threshold, out.result.direction)
+                                   : request.options.threshold;
         out.result.verdict = core::Verdict::inconclusive;
         out.result.reason = "no measurement of this benchmark in the history yet";
         return out;
@@ -88,9 +100,16 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         out.warnings.push_back("the series mixes " + std::to_string(fingerprints.size()) +
                                " runner fingerprints; points from different machines may differ "
                                "for reasons other than the code");
+    if (request.threshold) { // a ratio means a different relative change per direction
+        const core::Direction dir = request.direction.value_or(series.front().direction);
+        out.result.threshold = relative_threshold(*request.threshold, dir);
+    }
+    core::DetectOptions options = request.options;
+    if (request.threshold)
+        options.threshold = out.result.threshold;
     // Exit-code records (`--mode exit-code`) hold failure indicators: their rate is compared.
-    out.result = core::is_exit_code_series(series) ? core::detect_failures(series, request.options)
-                                                   : core::detect(series, request.options);
+    out.result = core::is_exit_code_series(series) ? core::detect_failures(series, options)
+                                                   : core::detect(series, options);
     return out;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 // Use case: detect change points and a verdict on a history or an import file.
 
+#include "app/threshold.hpp"
 #include "core/detect.hpp"
 #include "core/import_formats.hpp"
 #include "ports/adapters.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,9 +23,14 @@ struct DetectRequest {
     std::string unit;                         ///< unit for imports
     std::optional<core::Direction> direction; ///< overrides the stored direction
     core::DetectOptions options;
+    /// When set, options.threshold is derived from it with the series' direction.
+    std::optional<Threshold> threshold;
     /// No matching measurement (or an empty history) is an inconclusive result, not an error
     /// (investigate over an explicit --from/--to range needs no history).
     bool allow_empty = false;
+    /// A missing or empty history is an inconclusive result (exit 4: not enough data), while a
+    /// selection that matches nothing in a non-empty history stays an error (`perfsweep detect`).
+    bool empty_history_inconclusive = false;
 };
 
 /// The result and any warnings met while loading (e.g. a torn last history line).
@@ -32,8 +39,9 @@ struct DetectOutcome {
     std::vector<std::string> warnings;
 };
 
-/// Parse a --threshold value: a fraction ("0.02") or a percentage ("2%"), in [0, 1).
-double parse_threshold(const std::string& text);
+/// The step outputs `detect` decides: verdict; relative-change of the latest change point; and
+/// when that change is a regression its last-good and first-bad labels (investigate's names).
+std::map<std::string, std::string> detect_outputs(const core::DetectResult& result);
 
 /// Load, select one benchmark/metric series (an ambiguous selection is a usage error listing the
 /// choices) and run core::detect on it.

@@ -3,6 +3,7 @@
 #include "app/daily.hpp"
 #include "core/command_template.hpp"
 #include "util/error.hpp"
+#include "util/json_writer.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -20,6 +21,19 @@ std::string record_key(const core::Measurement& m) {
 }
 
 } // namespace
+
+std::string matrix_json(const std::vector<MatrixEntry>& entries) {
+    util::JsonWriter w(false);
+    w.begin_object().key("include").begin_array();
+    for (const auto& e : entries) {
+        w.begin_object();
+        for (const auto& [k, v] : e)
+            w.member(k, v);
+        w.end_object();
+    }
+    w.end_array().end_object();
+    return w.text();
+}
 
 std::vector<std::size_t> spread_evenly(std::size_t n, std::size_t count) {
     std::vector<std::size_t> out;
@@ -85,8 +99,7 @@ MatrixPlan plan_daily_matrix(const PlanOptions& options, ports::HistoryStore* hi
         }
         MatrixEntry e{{"label", date}, {"date", date}};
         if (!options.image.empty())
-            e.emplace_back("image",
-                           core::substitute_word(options.image, {{"date", date}}, "--image"));
+            e.emplace_back("image", core::expand_image(options.image, date));
         plan.entries.push_back(std::move(e));
     }
     if (options.exclude_measured)

@@ -44,6 +44,10 @@ struct MatrixPlan {
 /// exceed k_max_matrix_entries (naming the count and the flags that reduce it).
 MatrixPlan plan_daily_matrix(const PlanOptions& options, ports::HistoryStore* history);
 
+/// `entries` as the one compact line GitHub Actions reads as a matrix,
+/// `{"include":[{"label":"...","date":"..."},...]}` (pure; strings escaped, valid UTF-8).
+std::string matrix_json(const std::vector<MatrixEntry>& entries);
+
 /// `count` indices spread evenly over [0, n-1], both ends included (all of them when count >= n).
 std::vector<std::size_t> spread_evenly(std::size_t n, std::size_t count);
 

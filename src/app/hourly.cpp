@@ -2,6 +2,7 @@
 
 #include "app/failure_log.hpp"
 #include "app/journal_file.hpp"
+#include "core/commit_text.hpp"
 #include "core/exit_code.hpp"
 #include "core/source_plan.hpp"
 #include "core/stats.hpp"
@@ -38,15 +39,8 @@ std::string one_line(std::string s) {
     return s;
 }
 
-std::string short_sha(const std::string& sha) {
-    return sha.substr(0, 10);
-}
-
 std::string describe(const Commits& c) {
-    std::string s;
-    for (const auto& [name, sha] : c)
-        s += (s.empty() ? "" : " ") + name + "=" + short_sha(sha);
-    return s;
+    return core::format_commits(c);
 }
 
 /// A state the search can test.
@@ -62,6 +56,18 @@ struct Eval {
     std::vector<double> values;
     std::string reason;
 };
+
+/// The status of a window end: its level when it measured, else why not (a budget stop leaves it
+/// untested).
+core::StateStatus end_status(const Eval& ev, core::StateStatus level) {
+    if (ev.status == "ok")
+        return level;
+    if (ev.status == "build_failed")
+        return core::StateStatus::build_failed;
+    if (ev.status == "test_failed")
+        return core::StateStatus::test_failed;
+    return core::StateStatus::untested;
+}
 
 /// The I/O side of the source stages: checks the repos out, builds, runs, records every finished
 /// build and run in the journal and the book (core/source_plan), and drives the pure planner.
@@ -157,23 +163,24 @@ public:
             auto& out = outs[i];
             const auto* f = m_book.find(keys[i]);
             if (!f) {
-                out.status = "untested";
+                out.status = core::StateStatus::untested;
                 continue;
             }
             out.values = f->values;
             if (f->build_failed) {
-                out.status = "build_failed";
+                out.status = core::StateStatus::build_failed;
                 out.reason = f->build_reason;
             } else if (f->run_failed && f->values.empty()) {
-                out.status = "test_failed";
+                out.status = core::StateStatus::test_failed;
                 out.reason = f->run_reason;
             } else if (f->values.empty()) {
-                out.status = "untested";
+                out.status = core::StateStatus::untested;
             } else if (!b) {
-                out.status = "unknown";
+                out.status = core::StateStatus::unknown;
             } else {
-                out.status =
-                    i <= b->last_before ? "good" : (i >= b->first_after ? "bad" : "unknown");
+                out.status = i <= b->last_before   ? core::StateStatus::good
+                             : i >= b->first_after ? core::StateStatus::bad
+                                                   : core::StateStatus::unknown;
             }
         }
         return res;
@@ -439,7 +446,9 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         out.commits = states[i].commits;
         out.changed = states[i].changed;
         out.duplicate = states[i].duplicate;
-        out.status = states[i].duplicate ? "duplicate" : (o.plan ? "planned" : "untested");
+        out.status = states[i].duplicate ? core::StateStatus::duplicate
+                     : o.plan            ? core::StateStatus::planned
+                                         : core::StateStatus::untested;
         result.states.push_back(out);
         if (!states[i].duplicate) {
             distinct.push_back({states[i].time, states[i].commits, states[i].times});
@@ -447,13 +456,13 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         }
     }
     if (o.plan) {
-        result.conclusion = "planned";
+        result.conclusion = core::HourlyConclusion::planned;
         result.message = std::to_string(states.size()) + " states, " +
                          std::to_string(distinct.size()) + " distinct";
         return result;
     }
     if (distinct.size() == 1) {
-        result.conclusion = "no_change";
+        result.conclusion = core::HourlyConclusion::no_change;
         result.message = "no repo changed between " + util::format_iso8601(from) + " and " +
                          util::format_iso8601(to) + ": the change is not in these repos";
         return result;
@@ -476,12 +485,12 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     const auto bad_end = engine.measure(distinct.back(), core::Stage::hourly);
     outs.front().reason = good_end.reason;
     outs.back().reason = bad_end.reason;
-    outs.front().status = good_end.status == "ok" ? "good" : good_end.status;
-    outs.back().status = bad_end.status == "ok" ? "bad" : bad_end.status;
+    outs.front().status = end_status(good_end, core::StateStatus::good);
+    outs.back().status = end_status(bad_end, core::StateStatus::bad);
     if (good_end.status != "ok" || bad_end.status != "ok") {
         copy_back();
         result.budget_exhausted = good_end.status == "budget" || bad_end.status == "budget";
-        result.conclusion = "inconclusive";
+        result.conclusion = core::HourlyConclusion::inconclusive;
         result.message = "the window ends must build and run: last good " + good_end.status +
                          (good_end.reason.empty() ? "" : " (" + good_end.reason + ")") +
                          ", first bad " + bad_end.status +
@@ -532,8 +541,8 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     outs.back().values = bad_values;
     if (!cmp.significant) {
         copy_back();
-        outs.front().status = outs.back().status = "unknown";
-        result.conclusion = "no_change";
+        outs.front().status = outs.back().status = core::StateStatus::unknown;
+        result.conclusion = core::HourlyConclusion::no_change;
         result.message = "the window ends do not differ significantly (change " +
                          util::format_fixed(cmp.relative_change * 100, 2) +
                          "%, p=" + util::format_fixed(cmp.p_value, 4) + ")";
@@ -549,7 +558,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     const auto* boundary = core::regression_boundary(sweep);
     if (!boundary) {
         result.budget_exhausted = stopped;
-        result.conclusion = "inconclusive";
+        result.conclusion = core::HourlyConclusion::inconclusive;
         result.message = stopped ? "budget exhausted before a level change was located"
                                  : "no decided level change between the window ends";
         return result;
@@ -590,7 +599,8 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
             result.compare_urls[name] = url;
     }
     result.budget_exhausted = stopped;
-    result.conclusion = stopped ? "inconclusive" : "window";
+    result.conclusion =
+        stopped ? core::HourlyConclusion::inconclusive : core::HourlyConclusion::window;
     result.message = std::string(stopped ? "budget exhausted; window so far: " : "window: ") +
                      util::format_iso8601(lp.time) + " (good) .. " + util::format_iso8601(hp.time) +
                      " (bad), changed: " + util::join(result.changed_repos, ", ");
@@ -615,13 +625,13 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     std::vector<Point> search_points;
     std::size_t ctx_before = 0;
     for (std::size_t d = lo; d-- > 0 && ctx_before < 2;)
-        if (outs[d].status == "good") {
+        if (outs[d].status == core::StateStatus::good) {
             search_points.insert(search_points.begin(), distinct[d]);
             ++ctx_before;
         }
     search_points.insert(search_points.end(), tl.begin(), tl.end());
     for (std::size_t d = hi + 1, n = 0; d < distinct.size() && n < 2; ++d)
-        if (outs[d].status == "bad") {
+        if (outs[d].status == core::StateStatus::bad) {
             search_points.push_back(distinct[d]);
             ++n;
         }
@@ -646,14 +656,14 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     const auto* tb = core::regression_boundary(tsweep);
     result.budget_exhausted = tstopped || (tb && tb->untested_between > 0);
     if (!tb || result.budget_exhausted) {
-        result.conclusion = "inconclusive";
+        result.conclusion = core::HourlyConclusion::inconclusive;
         result.message = result.budget_exhausted
                              ? "budget exhausted during the commit stage"
                              : "commit stage: no decided level change along the timeline";
         return result;
     }
     if (tb->last_before < ctx_before || tb->first_after >= ctx_before + tl.size()) {
-        result.conclusion = "inconclusive";
+        result.conclusion = core::HourlyConclusion::inconclusive;
         result.message = "commit stage: the level changes outside the window's commits";
         return result;
     }
@@ -678,7 +688,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     } else {
         result.culprit->note = "only " + step.repo + " changed in the window";
     }
-    result.conclusion = "culprit";
+    result.conclusion = core::HourlyConclusion::culprit;
     result.message = "culprit: " + step.repo + " " + step.commit.sha + " \"" + step.commit.subject +
                      "\" (" + result.culprit->note + ")";
     return result;

@@ -1,9 +1,13 @@
 #include "app/investigate.hpp"
 
 #include "app/run_point.hpp"
+#include "core/command_template.hpp"
+#include "core/commit_text.hpp"
 #include "core/environment.hpp"
+#include "core/exit_policy.hpp"
 #include "core/range_verdict.hpp"
 #include "report/markdown.hpp"
+#include "report/result_json.hpp"
 #include "util/error.hpp"
 #include "util/exit_codes.hpp"
 #include "util/strings.hpp"
@@ -17,41 +21,14 @@ namespace perfsweep::app {
 namespace {
 
 std::string verdict_word(core::Verdict v) {
-    switch (v) {
-    case core::Verdict::regression:
-        return "regression";
-    case core::Verdict::improvement:
-        return "improvement";
-    case core::Verdict::no_regression:
-        return "no_regression";
-    case core::Verdict::inconclusive:
-        return "inconclusive";
-    }
-    return "inconclusive";
-}
-
-std::string strip(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
-        s.pop_back();
-    return s;
-}
-
-std::string short_sha(const std::string& sha) {
-    return sha.substr(0, 12);
-}
-
-std::string commits_text(const std::map<std::string, std::string>& commits) {
-    std::string s;
-    for (const auto& [name, sha] : commits)
-        s += (s.empty() ? "" : " ") + name + "@" + short_sha(sha);
-    return s;
+    return std::string(core::to_string(v));
 }
 
 // The regression boundary of a daily sweep to narrow further: the largest decided regression.
 const core::Boundary* pick_boundary(const core::DailyResult& d) {
     const core::Boundary* best = nullptr;
     for (const auto& b : d.sweep.boundaries)
-        if (b.kind == core::BoundaryKind::regression &&
+        if (b.kind == core::ChangeKind::regression &&
             (!best || std::fabs(b.relative_change) > std::fabs(best->relative_change)))
             best = &b;
     return best;
@@ -64,6 +41,25 @@ std::map<std::string, std::string> point_commits(const core::DailyResult& d, std
                                      : std::map<std::string, std::string>{};
 }
 
+// The UTC calendar date of `clock`'s now, "YYYY-MM-DD".
+std::string today_utc(ports::Clock& clock) {
+    const auto days = static_cast<std::int64_t>(std::floor(clock.now() / 86400.0));
+    return util::format_date(util::civil_from_days(days));
+}
+
+NightState night_state(core::Verdict v) {
+    switch (v) {
+    case core::Verdict::regression:
+        return NightState::regression;
+    case core::Verdict::improvement:
+    case core::Verdict::no_regression:
+        return NightState::healthy;
+    case core::Verdict::inconclusive:
+        break;
+    }
+    return NightState::undecided;
+}
+
 } // namespace
 
 InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& a) {
@@ -71,8 +67,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         throw_usage("investigate: --history is required (a JSON Lines file or git:BRANCH)");
     if (o.narrow != "latest" && o.narrow != "all")
         throw_usage("--narrow '" + o.narrow + "': expected latest or all");
-    if (!a.make_runner || !a.open_history || !a.measurement_json || !a.daily_json ||
-        !a.detect_to_json || !a.parse_report_input)
+    if (!a.make_runner || !a.open_history || !a.measurement_json || !a.measurement_from_json)
         throw_infra("investigate: this build lacks a runner, history or JSON adapter");
     if (!o.from.empty() || !o.to.empty())
         if (!util::parse_date(o.from) || !util::parse_date(o.to) || o.to < o.from)
@@ -82,6 +77,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     auto& files = *a.files;
     const double started = a.clock->now();
     InvestigateResult res;
+    core::Investigation inv; // the model every output is rendered from
     auto sub_state = [&](const std::string& name) {
         return o.state_dir.empty() ? std::string() : o.state_dir + "/" + name;
     };
@@ -123,11 +119,13 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     // 1. Today's point (as the nightly job records it), with its build's commits.
     long record_runs = 0; // benchmark runs of the record step (counted in the budget too)
     if (!o.record_date.empty()) {
-        if (!util::parse_date(o.record_date))
-            throw_usage("--record '" + o.record_date + "': expected a date YYYY-MM-DD");
-        progress.line("== record: nightly " + o.record_date + " into " + history->describe());
+        const std::string record_date =
+            o.record_date == "today" ? today_utc(*a.clock) : o.record_date;
+        if (!util::parse_date(record_date))
+            throw_usage("--record '" + o.record_date + "': expected a date YYYY-MM-DD or today");
+        progress.line("== record: nightly " + record_date + " into " + history->describe());
         daily_runners();
-        auto d = daily_options(o.record_date, o.record_date, "record-" + o.record_date);
+        auto d = daily_options(record_date, record_date, "record-" + record_date);
         d.sweep.strategy = core::SweepStrategy::exhaustive;
         record_runs =
             run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec)
@@ -147,10 +145,11 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     }
     dr.options.threshold = o.threshold;
     dr.allow_empty = !o.from.empty() || !o.to.empty(); // the range's sweep decides
-    res.detect = run_detect(dr, a);
-    for (const auto& w : res.detect.warnings)
+    const auto detected = run_detect(dr, a);
+    inv.detect = detected.result;
+    for (const auto& w : detected.warnings)
         progress.line("warning: " + w);
-    const auto& det = res.detect.result;
+    const auto& det = inv.detect;
     core::Verdict verdict = det.verdict; // an explicit range's sweep overrides it (below)
     std::string reason = det.reason;
     res.verdict = verdict_word(det.verdict);
@@ -184,6 +183,9 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             windows.push_back({cp->last_before, cp->first_after, false});
         }
     }
+    // The latest regression detect found (a copy: `inv` moves into the result below).
+    const std::optional<core::ChangePoint> latest_todo =
+        todo.empty() ? std::nullopt : std::optional<core::ChangePoint>(*todo.front());
     std::unique_ptr<ports::BuildingRunner> source_runner;
     for (const auto& w : windows) {
         progress.line("== daily: " + w.from + " → " + w.to);
@@ -205,7 +207,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         } else {
             for (auto it = daily.sweep.boundaries.rbegin(); it != daily.sweep.boundaries.rend();
                  ++it)
-                if (it->kind == core::BoundaryKind::regression) {
+                if (it->kind == core::ChangeKind::regression) {
                     bounds.push_back(&*it);
                     if (o.narrow == "latest")
                         break;
@@ -218,8 +220,9 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             res.verdict = verdict_word(verdict);
             progress.line("range " + w.from + " → " + w.to + ": " + res.verdict + " — " + reason);
         }
-        res.daily.push_back(daily);
-        const auto& dref = res.daily.back();
+        inv.daily.push_back(daily);
+        const std::size_t daily_index = inv.daily.size() - 1;
+        const auto& dref = inv.daily.back();
         if (bounds.empty())
             progress.line("daily: no decided regression boundary between " + w.from + " and " +
                           w.to);
@@ -228,6 +231,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             const std::string bad_label = dref.sweep.points[b->first_after].label;
             // Sources, environment or both (core/environment): same sources → no hourly stage.
             const auto attr = core::attribute_boundary(dref, *b);
+            inv.regressions.push_back({daily_index, good_label, bad_label, std::nullopt});
             progress.line("cause " + good_label + " → " + bad_label + ": " +
                           core::describe_attribution(attr));
             if (res.outputs.find("last-good") == res.outputs.end()) {
@@ -272,8 +276,8 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             }
             if (!have_all)
                 continue;
-            progress.line("== hourly: " + commits_text(h.good_commits) + " → " +
-                          commits_text(h.bad_commits));
+            progress.line("== hourly: " + core::format_commits(h.good_commits) + " → " +
+                          core::format_commits(h.bad_commits));
             h.state_dir = sub_state("hourly-" + good_label + "-" + bad_label);
             h.settings_key = "build=" + o.hourly_runner.build_command +
                              " test=" + o.hourly_runner.test_command +
@@ -283,11 +287,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
                 h.settings_key += " mode=exit-code";
             // The source states are rebuilt inside the last good nightly's environment.
             auto rc = o.hourly_runner;
-            for (const auto& [ph, v] : {std::pair<std::string, std::string>{"{date}", good_label},
-                                        {"{yyyy}", good_label.substr(0, 4)},
-                                        {"{mm}", good_label.substr(5, 2)},
-                                        {"{dd}", good_label.substr(8, 2)}})
-                rc.image = util::replace_all(rc.image, ph, v);
+            rc.image = core::expand_image(rc.image, good_label);
             source_runner = a.make_runner(rc);
             HourlyPorts hp;
             hp.open_repo = a.open_source_repo;
@@ -300,70 +300,70 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             source_runner.reset(); // a kept container is stopped and removed here
             if (hourly.metric.empty())
                 hourly.metric = o.hourly_runner.metric;
-            res.hourly.push_back(std::move(hourly));
+            if (hourly.unit.empty())
+                hourly.unit = o.hourly_runner.unit.empty() ? hourly.metric : o.hourly_runner.unit;
+            inv.hourly.push_back(std::move(hourly));
+            inv.regressions.back().hourly = inv.hourly.size() - 1;
         }
     }
 
-    // 4. Report: one combined result (latest regression), rendered once.
+    // 4. Report: the investigation, rendered to markdown and JSON from the same model.
     // `verdict` is the pipeline's (an explicit range's sweep decides it); `detect` keeps its own.
-    std::string json = "{\"kind\":\"investigate\",\"verdict\":\"" + res.verdict +
-                       "\",\"detect\":" + strip(a.detect_to_json(det));
-    if (!res.daily.empty())
-        json += ",\"daily\":" + strip(a.daily_json(res.daily.front()));
-    if (!res.hourly.empty() && a.hourly_json)
-        json += ",\"hourly\":" + strip(a.hourly_json(res.hourly.front()));
-    json += "}\n";
+    inv.verdict = verdict;
+    inv.reason = reason;
+    inv.spend.runs = record_runs; // the record step's runs count too
+    for (const auto& d : inv.daily)
+        inv.spend.runs += d.sweep.runs;
+    for (const auto& h : inv.hourly) {
+        inv.spend.runs += h.spend.runs;
+        inv.spend.builds += h.spend.builds;
+        inv.spend.resumed_runs += h.spend.resumed_runs;
+        inv.spend.resumed_builds += h.spend.resumed_builds;
+    }
+    inv.spend.seconds = a.clock->now() - started;
+    if (!o.reproduce.empty())
+        inv.reproduce.push_back(o.reproduce);
     files.make_dirs(o.out_dir);
     res.result_path = o.out_dir + "/result.json";
     res.report_path = o.out_dir + "/report.md";
-    files.write_atomic(res.result_path, json);
-    auto input = a.parse_report_input(json, res.result_path);
-    if (!o.reproduce.empty())
-        input.reproduce.push_back(o.reproduce);
-    long long runs = record_runs, builds = 0;
-    for (const auto& d : res.daily)
-        runs += d.sweep.runs;
-    for (const auto& h : res.hourly) {
-        runs += h.spend.runs;
-        builds += h.spend.builds;
-    }
-    input.budget.runs = runs;
-    input.budget.builds = builds;
-    input.budget.seconds = a.clock->now() - started;
+    res.investigation = std::move(inv);
+    const core::ResultDocument doc = res.investigation;
+    files.write_atomic(res.result_path, report::render_json(doc));
     report::MarkdownOptions mo;
     mo.key = o.key;
-    res.markdown = report::render_markdown(input, mo);
+    res.markdown = report::render_markdown(doc, mo);
     files.write_atomic(res.report_path, res.markdown);
-    res.summary = report::verdict_sentence(input);
+    res.summary = report::verdict_sentence(doc);
+    const auto& done = res.investigation;
 
     // 5. Outputs, summary, annotations, comment.
     res.outputs["verdict"] = res.verdict;
     res.outputs["report-path"] = res.report_path;
     res.outputs["result-path"] = res.result_path;
-    if (!todo.empty() && res.outputs.find("last-good") == res.outputs.end()) {
-        res.outputs["relative-change"] = util::format_fixed(todo.front()->relative_change, 4);
-        res.outputs["last-good"] = todo.front()->last_before;
-        res.outputs["first-bad"] = todo.front()->first_after;
+    if (latest_todo && res.outputs.find("last-good") == res.outputs.end()) {
+        res.outputs["relative-change"] = util::format_fixed(latest_todo->relative_change, 4);
+        res.outputs["last-good"] = latest_todo->last_before;
+        res.outputs["first-bad"] = latest_todo->first_after;
     }
-    if (!res.hourly.empty()) {
-        const auto& h = res.hourly.front();
+    if (!done.hourly.empty()) {
+        const auto& h = done.hourly.front();
         if (h.last_good && h.first_bad)
             res.outputs["window"] = util::format_iso8601(h.last_good->time) + " " +
-                                    commits_text(h.last_good->commits) + " .. " +
+                                    core::format_commits(h.last_good->commits) + " .. " +
                                     util::format_iso8601(h.first_bad->time) + " " +
-                                    commits_text(h.first_bad->commits);
+                                    core::format_commits(h.first_bad->commits);
         if (h.culprit)
             res.outputs["culprit"] = h.culprit->repo + "@" + h.culprit->commit.sha;
     }
     if (a.actions) {
-        publish_outputs(*a.actions, res.outputs);
         append_summary(*a.actions, res.markdown);
         if (verdict == core::Verdict::regression)
-            annotate(*a.actions, "error", "perfsweep: " + det.metric + " regression", res.summary);
+            annotate(*a.actions, "error", "perfsweep: " + done.detect.metric + " regression",
+                     res.summary);
         else if (verdict == core::Verdict::inconclusive)
             annotate(*a.actions, "warning", "perfsweep: inconclusive", reason);
     }
-    if (o.comment && verdict == core::Verdict::regression) {
+    if (o.comment && o.comment->number && verdict == core::Verdict::regression) {
         if (!a.open_code_host)
             throw_infra("investigate: no code host adapter in this build");
         auto host = a.open_code_host(o.token_env);
@@ -373,14 +373,36 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         const auto posted = post_sticky_comment(*host, req);
         progress.line("comment " + posted.action + ": " + posted.url);
         res.outputs["comment-url"] = posted.url;
+    } else if (o.comment && !o.comment->number) {
+        // The scheduled job's sticky issue: every night decides, a quiet one costs one lookup.
+        const NightState night = night_state(verdict);
+        if (night != NightState::undecided) {
+            if (!a.open_code_host)
+                throw_infra("investigate: no code host adapter in this build");
+            auto host = a.open_code_host(o.token_env);
+            StickyIssueRequest req;
+            req.repo = o.comment->repo;
+            req.key = o.key;
+            req.title = o.comment->new_issue_title;
+            req.labels = o.comment->labels;
+            req.close_on_recovery = o.close_on_recovery;
+            const std::string metric = det.metric.empty() ? o.daily_runner.metric : det.metric;
+            if (res.outputs.count("last-good") && res.outputs.count("first-bad"))
+                req.regression_id =
+                    metric + " " + res.outputs["last-good"] + ".." + res.outputs["first-bad"];
+            const std::string note =
+                "**Recovered** (perfsweep, " + today_utc(*a.clock) + "): " + res.summary;
+            const auto r = update_sticky_issue(*host, req, night, res.markdown, note);
+            progress.line("issue " + r.action + (r.url.empty() ? "" : ": " + r.url));
+            if (!r.url.empty())
+                res.outputs["comment-url"] = r.url;
+            res.outputs["issue-action"] = r.action;
+        }
     }
+    if (a.actions) // last: the comment step adds comment-url and issue-action
+        publish_outputs(*a.actions, res.outputs);
 
-    if (verdict == core::Verdict::regression)
-        res.exit_code = o.fail_on_regression ? exit_regression : exit_ok;
-    else if (verdict == core::Verdict::inconclusive)
-        res.exit_code = exit_inconclusive;
-    else
-        res.exit_code = exit_ok;
+    res.exit_code = core::investigate_exit_code(verdict, o.fail_on_regression);
     return res;
 }
 

@@ -7,6 +7,7 @@
 #include "app/daily.hpp"
 #include "app/detect.hpp"
 #include "app/hourly.hpp"
+#include "core/report_model.hpp"
 #include "ports/adapters.hpp"
 #include "ports/runner_config.hpp"
 
@@ -19,7 +20,7 @@ namespace perfsweep::app {
 /// Everything `perfsweep investigate` (and `perfsweep demo`) was asked to do.
 struct InvestigateOptions {
     std::string history;                   ///< history spec (required)
-    std::string record_date;               ///< record today's nightly at this date first ("" = no)
+    std::string record_date;               ///< record this date first ("" no, "today" UTC)
     double threshold = 0.02;               ///< detect threshold
     std::string from;                      ///< with `to`: sweep this date range instead of the
     std::string to;                        ///< window detect found (e.g. between two releases)
@@ -33,22 +34,25 @@ struct InvestigateOptions {
     std::string state_dir;                 ///< resumable state for every stage ("" = none)
     std::string out_dir = "perfsweep-out"; ///< where report.md and result.json are written
     std::string key = "default";           ///< sticky comment key
-    std::optional<CommentRequest> comment; ///< post the report (repo, target) when set
+    /// Post the report when set: on a regression as a sticky comment on comment->number, or,
+    /// without a number, in the sticky issue titled comment->new_issue_title (opened on a
+    /// regression, its report updated on the next ones, told of a recovery on a healthy night).
+    std::optional<CommentRequest> comment;
+    bool close_on_recovery = false; ///< sticky issue: a healthy night closes it
     std::string token_env = "GITHUB_TOKEN";
     bool fail_on_regression = false;
     std::string reproduce; ///< the command line, for the report
 };
 
-/// What the pipeline found, stage by stage.
+/// What the pipeline found, stage by stage, and where it was written.
 struct InvestigateResult {
-    DetectOutcome detect;
-    std::vector<core::DailyResult> daily;   ///< one per narrowed regression, latest first
-    std::vector<core::HourlyResult> hourly; ///< one per narrowed daily boundary, latest first
+    /// Every stage's result: the model result.json and report.md are rendered from.
+    core::Investigation investigation;
     std::string verdict;     ///< regression | improvement | no_regression | inconclusive
     std::string summary;     ///< one sentence
     std::string report_path; ///< markdown report written
     std::string result_path; ///< combined JSON written
-    std::string markdown;    ///< the report (latest regression)
+    std::string markdown;    ///< the report (every narrowed regression)
     std::map<std::string, std::string> outputs; ///< step outputs (verdict, window, culprit, ...)
     int exit_code = 0;
 };

@@ -55,7 +55,7 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
     const bool have_values = !request.values.empty();
     const bool have_output = !request.output_file.empty();
     if (have_values && have_output)
-        throw_usage("record: give either --value or --output-file, not both");
+        throw_usage("record: give either --value or --benchmark-output, not both");
     if (m.status != core::Status::ok) {
         if (have_values)
             throw_usage("record: --status " + std::string(core::to_string(m.status)) +
@@ -93,7 +93,7 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
             m.log = request.output_file;
     } else {
         throw_usage("record: give the value(s) with --value, or the benchmark output with "
-                    "--output-file FILE (- for stdin)");
+                    "--benchmark-output FILE (- for stdin)");
     }
     auto store = adapters.open_history(request.history);
     store->append({m});

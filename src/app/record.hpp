@@ -18,7 +18,7 @@ struct RecordRequest {
     std::string history;
     core::Measurement base;          ///< provenance: benchmark, metric, unit, direction, label, ...
     std::vector<std::string> values; ///< --value texts (validated here)
-    std::string output_file;         ///< --output-file (or "-" for stdin)
+    std::string output_file;         ///< --benchmark-output (or "-" for stdin)
     std::string metric_regex;        ///< empty: core::default_metric_regex(metric)
     MatchPolicy match = MatchPolicy::all;
     std::optional<std::string> status; ///< --status text

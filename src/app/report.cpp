@@ -1,6 +1,7 @@
 #include "app/report.hpp"
 
 #include "report/markdown.hpp"
+#include "report/result_json.hpp"
 #include "util/error.hpp"
 
 namespace perfsweep::app {
@@ -8,19 +9,40 @@ namespace perfsweep::app {
 std::string make_report(ports::Adapters& a, const ReportRequest& req) {
     if (req.format != "markdown" && req.format != "json")
         throw_usage("--format '" + req.format + "': expected markdown or json");
+    if (!a.result_reader)
+        throw_infra("report: this build has no result reader");
     const std::string text = a.files->read_text(req.input);
-    const core::ReportInput in = a.parse_report_input(text, req.input);
+    const core::ResultDocument doc = a.result_reader->read(text, req.input);
     std::string out;
     if (req.format == "json") {
-        out = a.report_input_to_json(in);
+        out = report::render_json(doc);
     } else {
         report::MarkdownOptions opt;
         opt.key = req.key;
-        out = report::render_markdown(in, opt);
+        out = report::render_markdown(doc, opt);
     }
     if (!req.output.empty())
         a.files->write_atomic(req.output, out);
     return out;
+}
+
+core::DailyWindow read_daily_window(ports::Adapters& a, const std::string& path) {
+    if (!a.result_reader)
+        throw_infra("hourly --from-result: this build has no result reader");
+    const auto doc = a.result_reader->read(a.files->read_text(path), path);
+    if (const auto* d = std::get_if<core::DailyResult>(&doc))
+        return core::regression_window(*d, path);
+    if (const auto* inv = std::get_if<core::Investigation>(&doc); inv && !inv->daily.empty()) {
+        if (inv->regressions.empty())
+            return core::regression_window(inv->daily.front(), path);
+        const auto& n = inv->regressions.front();
+        const auto& d = inv->daily.at(n.daily);
+        return core::regression_window(d, path, core::find_boundary(d, n.last_good, n.first_bad));
+    }
+    throw_usage(path +
+                ": expected a daily result (`perfsweep daily --json`) or an investigation "
+                "with one, found a " +
+                std::string(core::to_string(core::kind_of(doc))) + " result");
 }
 
 } // namespace perfsweep::app

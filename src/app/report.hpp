@@ -1,6 +1,8 @@
 #pragma once
-// Use case: render a stage result as a markdown or JSON report.
+// Use cases over result documents read from files: render one as a markdown or JSON report, and
+// take the good→bad window of a daily result for the hourly stage.
 
+#include "core/daily_result.hpp"
 #include "ports/adapters.hpp"
 
 #include <string>
@@ -17,5 +19,10 @@ struct ReportRequest {
 
 /// Read, render and (if `req.output` is set) write the report; returns the rendered text.
 std::string make_report(ports::Adapters& a, const ReportRequest& req);
+
+/// The good→bad window (core::regression_window) of the daily result in file `path`: a `daily
+/// --json` document, or an investigation's first narrowed regression (else its first daily
+/// result). Throws a usage error naming `path` for any other document.
+core::DailyWindow read_daily_window(ports::Adapters& a, const std::string& path);
 
 } // namespace perfsweep::app

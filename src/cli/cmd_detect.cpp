@@ -1,66 +1,25 @@
-#include "app/detect.hpp"
+#include "app/options_data.hpp"
 #include "cli/context.hpp"
-#include "cli/flag_values.hpp"
 #include "cli/output.hpp"
+#include "core/exit_policy.hpp"
 #include "report/detect_text.hpp"
-#include "util/error.hpp"
-
-#include <CLI/CLI.hpp>
-
-#include <cstdio>
-#include <memory>
+#include "report/result_json.hpp"
 
 namespace perfsweep::cli {
 
-namespace {
-struct DetectFlags {
-    app::DetectRequest request;
-    std::string format;
-    std::string direction;
-    std::string threshold = "0.02";
-    bool json = false;
-};
-} // namespace
-
-void add_detect(CLI::App& app, Context& ctx) {
-    auto flags = std::make_shared<DetectFlags>();
-    auto* cmd = app.add_subcommand(
-        "detect", "Find change points in a metric's history and decide whether the latest level "
-                  "is a regression (exit 1), an improvement (5), neither (0) or inconclusive (4)");
-    cmd->add_option("--history", flags->request.history, "History to read (JSON Lines file)");
-    cmd->add_option("--input", flags->request.input,
-                    "Detect directly on a file: csv, grep output, benchmark-action data, jsonl "
-                    "(- = stdin)");
-    cmd->add_option("--format", flags->format,
-                    "Format of --input: csv|grep|benchmark-action|jsonl (default: auto-detect)");
-    cmd->add_option("--benchmark", flags->request.benchmark, "Benchmark to select");
-    cmd->add_option("--metric", flags->request.metric,
-                    "Metric to select (and the metric name for csv input)");
-    cmd->add_option("--unit", flags->request.unit, "Unit for csv/grep input");
-    cmd->add_option("--direction", flags->direction,
-                    "higher|lower is better (overrides the stored direction)");
-    cmd->add_option("--threshold", flags->threshold,
-                    "Smallest relative change that counts, e.g. 0.02 or 2% (default 2%)");
-    cmd->add_flag("--json", flags->json, "Print the result as JSON");
-    cmd->callback([&ctx, flags] {
-        auto& a = ctx.adapters;
-        app::DetectRequest req = flags->request;
-        if (!flags->format.empty())
-            req.format = import_format_flag(flags->format);
-        if (!flags->direction.empty())
-            req.direction = direction_flag(flags->direction);
-        req.options.threshold = app::parse_threshold(flags->threshold);
-        const app::DetectOutcome out = app::run_detect(req, a);
-        for (const auto& w : out.warnings)
-            a.progress->line("warning: " + w);
-        const std::string text =
-            flags->json ? a.detect_to_json(out.result) : report::render_detect_text(out.result);
-        if (flags->json)
-            write_json(text);
-        else
-            write_inert(text);
-        ctx.exit_code = core::exit_code_for(out.result.verdict);
-    });
+void run_detect(const app::OptionValues& values, Context& ctx) {
+    auto& a = ctx.adapters;
+    const auto c = app::resolve_detect(values);
+    const app::DetectOutcome out = app::run_detect(c.request, a);
+    for (const auto& w : out.warnings)
+        a.progress->line("warning: " + w);
+    if (c.json)
+        write_json(report::render_json(out.result));
+    else
+        write_inert(report::render_detect_text(out.result));
+    if (a.actions) // the action's outputs (no-op outside GitHub Actions)
+        a.actions->set_outputs(app::detect_outputs(out.result));
+    ctx.exit_code = core::exit_code_for(out.result.verdict);
 }
 
 } // namespace perfsweep::cli

@@ -1,50 +1,42 @@
-#include "app/import.hpp"
+#include "app/options_data.hpp"
 #include "cli/context.hpp"
-#include "cli/flag_values.hpp"
 #include "cli/output.hpp"
-#include "util/error.hpp"
-
-#include <CLI/CLI.hpp>
+#include "util/strings.hpp"
 
 #include <cstdio>
-#include <memory>
 
 namespace perfsweep::cli {
 
 namespace {
-struct ImportFlags {
-    app::ImportRequest request;
-    std::string format;
-    std::string direction;
-};
+
+// A JSON string literal (the count and the history spec are the whole document).
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\')
+            out += std::string("\\") + static_cast<char>(c);
+        else if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+        } else
+            out += static_cast<char>(c);
+    }
+    return out + "\"";
+}
+
 } // namespace
 
-void add_import(CLI::App& app, Context& ctx) {
-    auto flags = std::make_shared<ImportFlags>();
-    auto* cmd = app.add_subcommand(
-        "import", "Append measurements from csv, grep output, github-action-benchmark data or "
-                  "JSON Lines files to a history (all files or nothing)");
-    cmd->add_option("inputs", flags->request.inputs, "Files to import (- = stdin)")->required();
-    cmd->add_option("--history", flags->request.history, "History to append to (JSON Lines file)")
-        ->required();
-    cmd->add_option("--format", flags->format,
-                    "csv|grep|benchmark-action|jsonl (default: auto-detect per file)");
-    cmd->add_option("--benchmark", flags->request.defaults.benchmark, "Benchmark name to record");
-    cmd->add_option("--metric", flags->request.defaults.metric,
-                    "Metric name (required for csv; grep infers it from the first line)");
-    cmd->add_option("--unit", flags->request.defaults.unit, "Unit to record");
-    cmd->add_option("--direction", flags->direction, "higher|lower is better (default higher)");
-    cmd->callback([&ctx, flags] {
-        app::ImportRequest req = flags->request;
-        if (!flags->format.empty())
-            req.format = import_format_flag(flags->format);
-        if (!flags->direction.empty())
-            req.defaults.direction = direction_flag(flags->direction);
-        const std::size_t n = app::run_import(req, ctx.adapters);
+void run_import(const app::OptionValues& values, Context& ctx) {
+    const auto c = app::resolve_import(values);
+    const std::size_t n = app::run_import(c.request, ctx.adapters);
+    if (c.json)
+        write_json("{\"imported\":" + std::to_string(n) +
+                   ",\"history\":" + json_string(util::sanitize_utf8(c.request.history)) + "}\n");
+    else
         print_inert("imported %zu measurement%s into %s\n", n, n == 1 ? "" : "s",
-                    req.history.c_str());
-        ctx.exit_code = exit_ok;
-    });
+                    c.request.history.c_str());
+    ctx.exit_code = exit_ok;
 }
 
 } // namespace perfsweep::cli

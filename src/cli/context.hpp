@@ -1,56 +1,55 @@
 #pragma once
-// Shared state between the CLI root and the subcommand files.
+// Shared state between the CLI root and the command handlers (one cmd_<name>.cpp each). A
+// handler gets the command's checked option values, resolves them through the application
+// layer (app/options*.hpp), runs the use case and prints; none of them sees CLI11.
 
+#include "app/option_values.hpp"
 #include "ports/adapters.hpp"
 #include "util/exit_codes.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace perfsweep::cli {
 
-/// What a subcommand needs: the adapters, and where to put its exit code.
+/// What a handler needs: the adapters, and where to put its exit code.
 struct Context {
     ports::Adapters& adapters;
     int exit_code = exit_ok;
 };
 
-// One registration function per subcommand file (cmd_<name>.cpp). Each adds its subcommand to
-// `app` and sets `ctx.exit_code` from its callback.
+/// A command's handler: run it with `values`, set `ctx.exit_code`; throws perfsweep::Error.
+using Handler = void (*)(const app::OptionValues& values, Context& ctx);
 
-/// Register `perfsweep version`.
-void add_version(CLI::App& app, Context& ctx);
-/// Register the hidden `perfsweep demo-bench` (the demo's simulated benchmark).
-void add_demo_bench(CLI::App& app, Context& ctx);
-/// Register `perfsweep record`.
-void add_record(CLI::App& app, Context& ctx);
-/// Register `perfsweep import`.
-void add_import(CLI::App& app, Context& ctx);
-/// Register `perfsweep detect`.
-void add_detect(CLI::App& app, Context& ctx);
-/// Register `perfsweep run` (measure one point).
-void add_run(CLI::App& app, Context& ctx);
-/// Register `perfsweep daily`.
-void add_daily(CLI::App& app, Context& ctx);
+/// `perfsweep record`.
+void run_record(const app::OptionValues& values, Context& ctx);
+/// `perfsweep import`.
+void run_import(const app::OptionValues& values, Context& ctx);
+/// `perfsweep detect`.
+void run_detect(const app::OptionValues& values, Context& ctx);
+/// `perfsweep run` (measure one point).
+void run_run(const app::OptionValues& values, Context& ctx);
+/// `perfsweep daily`.
+void run_daily(const app::OptionValues& values, Context& ctx);
+/// `perfsweep hourly`.
+void run_hourly(const app::OptionValues& values, Context& ctx);
+/// `perfsweep report`.
+void run_report(const app::OptionValues& values, Context& ctx);
+/// `perfsweep comment`.
+void run_comment(const app::OptionValues& values, Context& ctx);
+/// `perfsweep investigate`.
+void run_investigate(const app::OptionValues& values, Context& ctx);
+/// `perfsweep demo`.
+void run_demo(const app::OptionValues& values, Context& ctx);
+/// The hidden `perfsweep demo-bench` (the demo's simulated benchmark).
+void run_demo_bench(const app::OptionValues& values, Context& ctx);
+/// `perfsweep plan` (matrix of a stage's points).
+void run_plan(const app::OptionValues& values, Context& ctx);
+/// `perfsweep merge` (combine matrix jobs' results).
+void run_merge(const app::OptionValues& values, Context& ctx);
+/// `perfsweep issue-request` (accept or refuse an investigation asked for in an issue).
+void run_issue_request(const app::OptionValues& values, Context& ctx);
+/// `perfsweep probe` (one state, exit 0/1/125 for git bisect run; errors 128).
+void run_probe(const app::OptionValues& values, Context& ctx);
 
-/// Register `perfsweep hourly`.
-void add_hourly(CLI::App& app, Context& ctx);
-/// Register `perfsweep report`.
-void add_report(CLI::App& app, Context& ctx);
-/// Register `perfsweep comment`.
-void add_comment(CLI::App& app, Context& ctx);
-/// Register `perfsweep investigate`.
-void add_investigate(CLI::App& app, Context& ctx);
-/// Register `perfsweep demo`.
-void add_demo(CLI::App& app, Context& ctx);
-/// Register `perfsweep plan` (matrix of a stage's points).
-void add_plan(CLI::App& app, Context& ctx);
-/// Register `perfsweep merge` (combine matrix jobs' results).
-void add_merge(CLI::App& app, Context& ctx);
-/// Register `perfsweep issue-request` (accept or refuse an investigation asked for in an issue).
-void add_issue_request(CLI::App& app, Context& ctx);
-/// Register `perfsweep probe` (one state, exit 0/1/125 for git bisect run; errors 128).
-void add_probe(CLI::App& app, Context& ctx);
+/// $NAME, or "" when it is not set.
+std::string env_text(const char* name);
 
 } // namespace perfsweep::cli

@@ -209,6 +209,10 @@ std::string substitute_word(std::string_view text, const std::map<std::string, s
     return out;
 }
 
+std::string expand_image(std::string_view image, const std::string& date) {
+    return substitute_word(image, {{"date", date}}, "--image");
+}
+
 std::vector<std::string> substitute(const CommandTemplate& cmd,
                                     const std::map<std::string, std::string>& values) {
     std::vector<std::string> out;

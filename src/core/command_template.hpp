@@ -33,6 +33,10 @@ bool is_known_placeholder(std::string_view name);
 std::string substitute_word(std::string_view text, const std::map<std::string, std::string>& values,
                             std::string_view where);
 
+/// The image of nightly `date` (YYYY-MM-DD): `image` with {date}, {yyyy}, {mm} and {dd} filled.
+/// Throws a usage error naming --image for another placeholder.
+std::string expand_image(std::string_view image, const std::string& date);
+
 /// Substitute every word of `cmd`; the result has exactly as many words as the template.
 std::vector<std::string> substitute(const CommandTemplate& cmd,
                                     const std::map<std::string, std::string>& values);

@@ -384,10 +384,6 @@ DetectResult detect_failures(const std::vector<Measurement>& series, const Detec
     return r;
 }
 
-std::string_view to_string(ChangeKind k) {
-    return k == ChangeKind::regression ? "regression" : "improvement";
-}
-
 std::string_view to_string(Verdict v) {
     switch (v) {
     case Verdict::regression:
@@ -400,20 +396,6 @@ std::string_view to_string(Verdict v) {
         break;
     }
     return "inconclusive";
-}
-
-int exit_code_for(Verdict v) {
-    switch (v) {
-    case Verdict::regression:
-        return exit_regression;
-    case Verdict::improvement:
-        return exit_improvement;
-    case Verdict::no_regression:
-        return exit_ok;
-    case Verdict::inconclusive:
-        break;
-    }
-    return exit_inconclusive;
 }
 
 } // namespace perfsweep::core

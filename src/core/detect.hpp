@@ -21,9 +21,6 @@ struct DetectOptions {
     double dof_factor = 0.3;     ///< effective degrees of freedom of the noise scale per point
 };
 
-/// Whether a change is for the worse or the better, given the metric's direction.
-enum class ChangeKind { regression, improvement };
-
 /// The verdict about the latest level.
 enum class Verdict { regression, improvement, no_regression, inconclusive };
 
@@ -36,7 +33,7 @@ struct ChangePoint {
     double new_level = 0;       ///< median of the new segment's point medians
     double relative_change = 0; ///< (new - old) / |old|
     double p_value = 1;         ///< two-sided t-test of the segment means with the noise scale
-    ChangeKind kind = ChangeKind::regression;
+    ChangeKind kind = ChangeKind::regression; ///< regression or improvement (never unknown)
 };
 
 /// A run of points at one level.
@@ -91,11 +88,10 @@ bool is_exit_code_series(const std::vector<Measurement>& series);
 DetectResult detect_failures(const std::vector<Measurement>& series,
                              const DetectOptions& options = {});
 
-/// "regression" / "improvement".
-std::string_view to_string(ChangeKind k);
 /// "regression" / "improvement" / "no_regression" / "inconclusive".
 std::string_view to_string(Verdict v);
-/// The process exit code for `v` (util/exit_codes.hpp: 1, 5, 0, 4).
+/// The process exit code for `v` (util/exit_codes.hpp: 1, 5, 0, 4); defined with the other
+/// commands' exit codes in core/exit_policy.cpp.
 int exit_code_for(Verdict v);
 
 } // namespace perfsweep::core

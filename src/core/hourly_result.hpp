@@ -1,5 +1,6 @@
 #pragma once
-// Result of the hourly and commit stages (pure data), rendered by the JSON writer and the report.
+// Result of the hourly and commit stages (pure data): part of the result model (core/report_model)
+// that the markdown and JSON renderers of src/report draw.
 
 #include "core/exit_code.hpp"
 #include "core/source_states.hpp"
@@ -9,9 +10,46 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace perfsweep::core {
+
+/// What is known about one source state.
+enum class StateStatus {
+    planned,      ///< `--plan`: listed, not to be measured
+    untested,     ///< not measured (not needed, or the budget ran out)
+    duplicate,    ///< the same commits as the previous grid point
+    good,         ///< measured at the old (good) level
+    bad,          ///< measured at the new (bad) level
+    unknown,      ///< measured, level not decided
+    build_failed, ///< the build failed
+    test_failed,  ///< the test failed or printed no metric
+};
+
+/// "planned" / "untested" / "duplicate" / "good" / "bad" / "unknown" / "build_failed" /
+/// "test_failed".
+std::string_view to_string(StateStatus s);
+/// Parse a state status name; nullopt otherwise.
+std::optional<StateStatus> parse_state_status(std::string_view s);
+/// True for good, bad and unknown: the state was built and measured.
+bool is_measured(StateStatus s);
+/// True for build_failed and test_failed: the state could not be measured.
+bool is_broken(StateStatus s);
+
+/// What the hourly (and commit) stage concluded.
+enum class HourlyConclusion {
+    planned,     ///< `--plan`: states listed only
+    window,      ///< narrowed to a good→bad window of source states
+    culprit,     ///< narrowed to one commit
+    no_change,   ///< the window ends do not differ (or no repo changed)
+    inconclusive ///< a window end failed, the budget ran out, or no level change was located
+};
+
+/// "planned" / "window" / "culprit" / "no_change" / "inconclusive".
+std::string_view to_string(HourlyConclusion c);
+/// Parse a conclusion name; nullopt otherwise.
+std::optional<HourlyConclusion> parse_hourly_conclusion(std::string_view s);
 
 /// One tested (or planned) source state: a grid point or a step of the commit timeline.
 struct StateOutcome {
@@ -19,10 +57,10 @@ struct StateOutcome {
     std::map<std::string, std::string> commits; ///< repo → sha
     std::vector<std::string> changed;           ///< repos changed since the previous state
     bool duplicate = false;                     ///< same commits as the previous grid point
-    /// planned | untested | duplicate | good | bad | unknown | build_failed | test_failed
-    std::string status = "untested";
-    std::vector<double> values; ///< every metric value measured for this state
-    std::string reason;         ///< why it was skipped, when it was
+    StateStatus status = StateStatus::untested; ///< what is known about the state
+    std::vector<double> values;                 ///< every metric value measured for this state
+    std::string reason;                         ///< why it was skipped, when it was
+    std::string log;                            ///< log file of its last run or build, if known
 };
 
 /// One end of a window: a time and the commit of every repo.
@@ -38,23 +76,12 @@ struct Culprit {
     std::string note; ///< e.g. which repo carries the change when several changed
 };
 
-/// The window a daily result reports: the recorded commits and committer times (ISO 8601) of the
-/// last good and first bad builds of its regression boundary.
-struct DailyWindow {
-    std::string last_good_label; ///< e.g. "2023-08-24"
-    std::string first_bad_label;
-    std::map<std::string, std::string> good_commits; ///< repo → sha
-    std::map<std::string, std::string> bad_commits;
-    std::map<std::string, std::string> good_times; ///< repo → ISO 8601 committer time
-    std::map<std::string, std::string> bad_times;
-};
-
 /// Everything the hourly stage found.
 struct HourlyResult {
-    /// planned | window | culprit | no_change | inconclusive
-    std::string conclusion = "inconclusive";
+    HourlyConclusion conclusion = HourlyConclusion::inconclusive; ///< what it concluded
     std::string message;                    ///< one human sentence about the conclusion
     std::string metric;                     ///< metric name, when known
+    std::string unit;                       ///< metric unit, when known
     std::vector<StateOutcome> states;       ///< every grid state, in time order
     std::vector<StateOutcome> commit_steps; ///< commit timeline states (with --to-commit)
     std::optional<WindowEnd> last_good;

@@ -4,12 +4,37 @@
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <regex>
 
 namespace perfsweep::core {
 
 namespace {
 constexpr std::size_t k_max_searched = 1024; ///< characters of a line segment the regex sees
+
+/// Whether `regex` has a '|' outside every group and bracket expression (an alternation of the
+/// whole pattern).
+bool top_level_alternation(std::string_view regex) {
+    int depth = 0;
+    bool in_class = false;
+    for (std::size_t i = 0; i < regex.size(); ++i) {
+        const char c = regex[i];
+        if (c == '\\')
+            ++i; // an escaped character is never syntax
+        else if (in_class)
+            in_class = c != ']';
+        else if (c == '[')
+            in_class = true; // ECMAScript: "[]" is empty, a ']' always ends the class
+        else if (c == '(')
+            ++depth;
+        else if (c == ')')
+            depth = depth > 0 ? depth - 1 : 0;
+        else if (c == '|' && depth == 0)
+            return true;
+    }
+    return false;
+}
 } // namespace
 
 std::string default_metric_regex(std::string_view metric) {
@@ -23,52 +48,136 @@ std::string default_metric_regex(std::string_view metric) {
            R"(:\s*([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+]?(?:nan|NaN|inf|Inf|INF|NAN)\b|\S*))";
 }
 
-Extraction extract_metric(std::string_view output, const std::string& regex) {
+std::string required_literal(std::string_view regex) {
+    if (top_level_alternation(regex))
+        return {}; // either side may match: no single text is required
+    static constexpr std::string_view special = "\\^$.|?*+()[]{}";
+    std::string lit;
+    std::size_t i = 0;
+    while (i < regex.size()) {
+        const char c = regex[i];
+        if (c == '\\') {
+            // An escaped punctuation character is that character; \d \s \w \b ... are classes.
+            if (i + 1 >= regex.size() ||
+                std::isalnum(static_cast<unsigned char>(regex[i + 1])) != 0)
+                break;
+            lit += regex[i + 1];
+            i += 2;
+        } else if (special.find(c) == std::string_view::npos &&
+                   static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) {
+            lit += c;
+            ++i;
+        } else
+            break;
+    }
+    // A quantifier that allows zero repeats makes the last character optional.
+    if (!lit.empty() && i < regex.size() && (regex[i] == '?' || regex[i] == '*' || regex[i] == '{'))
+        lit.pop_back();
+    return lit;
+}
+
+struct MetricStream::State {
+    static constexpr std::size_t k_keep = 64 * 1024; ///< bytes kept of one segment
+
     std::regex re;
+    std::string regex;
+    std::string literal;
+    std::string segment;     ///< the current segment's first k_keep bytes
+    std::size_t line_no = 1; ///< 1-based line of the current segment
+    Extraction ex;
+    bool failed = false;
+
+    void end_segment() {
+        if (!failed)
+            search();
+        segment.clear();
+    }
+
+    void search() {
+        std::string clean;
+        std::string_view text = segment;
+        if (segment.find('\x1b') != std::string::npos) {
+            clean = util::strip_ansi(segment);
+            text = clean;
+        }
+        text = text.substr(0, k_max_searched);
+        if (!literal.empty() && text.find(literal) == std::string_view::npos)
+            return;
+        const std::string line(text);
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), re);
+             it != std::sregex_iterator(); ++it) {
+            const std::string value = (*it)[1].str();
+            auto v = util::parse_double(value);
+            const std::string problem = v ? core::metric_value_problem(*v) : "not a finite number";
+            if (!problem.empty()) {
+                ex.values.clear();
+                ex.reason = "line " + std::to_string(line_no) + ": metric value '" +
+                            value.substr(0, 40) + "' is " + problem;
+                failed = true;
+                return;
+            }
+            ex.values.push_back(*v);
+        }
+    }
+};
+
+MetricStream::MetricStream(const std::string& regex) : m_state(std::make_unique<State>()) {
     try {
-        re = std::regex(regex, std::regex::ECMAScript);
+        m_state->re = std::regex(regex, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
         throw_usage("--metric-regex '" + regex + "' is not a valid regular expression (" +
                     e.what() + ")");
     }
-    if (re.mark_count() != 1)
+    if (m_state->re.mark_count() != 1)
         throw_usage("--metric-regex '" + regex + "' must have exactly one capture group, it has " +
-                    std::to_string(re.mark_count()));
-    Extraction ex;
-    const std::string clean = util::strip_ansi(output);
-    size_t line_no = 0, start = 0;
-    while (start <= clean.size()) {
-        size_t end = clean.find('\n', start);
-        if (end == std::string::npos)
-            end = clean.size();
-        ++line_no;
-        // A carriage return starts the line over (progress bars); std::regex recurses once per
-        // character a match consumes, so only a bounded prefix of each segment is searched (a
-        // 4,000-character token after "METRIC:" overflowed the stack under ASan).
-        for (const auto& segment : util::split(clean.substr(start, end - start), '\r')) {
-            const std::string line = segment.substr(0, k_max_searched);
-            for (auto it = std::sregex_iterator(line.begin(), line.end(), re);
-                 it != std::sregex_iterator(); ++it) {
-                const std::string text = (*it)[1].str();
-                auto v = util::parse_double(text);
-                const std::string problem =
-                    v ? core::metric_value_problem(*v) : "not a finite number";
-                if (!problem.empty()) {
-                    ex.values.clear();
-                    ex.reason = "line " + std::to_string(line_no) + ": metric value '" +
-                                text.substr(0, 40) + "' is " + problem;
-                    return ex;
-                }
-                ex.values.push_back(*v);
-            }
-        }
-        if (end == clean.size())
-            break;
-        start = end + 1;
+                    std::to_string(m_state->re.mark_count()));
+    m_state->regex = regex;
+    m_state->literal = required_literal(regex);
+}
+
+MetricStream::~MetricStream() = default;
+MetricStream::MetricStream(MetricStream&&) noexcept = default;
+MetricStream& MetricStream::operator=(MetricStream&&) noexcept = default;
+
+void MetricStream::feed(std::string_view chunk) {
+    auto& st = *m_state;
+    // Positions of the next '\n' and '\r', each searched once per occurrence (a chunk of many
+    // short lines must not be rescanned for a '\r' it does not hold).
+    std::size_t pos = 0, nl = chunk.find('\n'), cr = chunk.find('\r');
+    while (pos < chunk.size()) {
+        if (nl != std::string_view::npos && nl < pos)
+            nl = chunk.find('\n', pos);
+        if (cr != std::string_view::npos && cr < pos)
+            cr = chunk.find('\r', pos);
+        const std::size_t end = std::min(std::min(nl, cr), chunk.size());
+        if (st.segment.size() < State::k_keep)
+            st.segment.append(
+                chunk.substr(pos, std::min(end - pos, State::k_keep - st.segment.size())));
+        if (end == chunk.size())
+            return;
+        st.end_segment();
+        if (chunk[end] == '\n')
+            ++st.line_no;
+        pos = end + 1;
     }
-    if (ex.values.empty())
-        ex.reason = "no line of the output matches " + regex;
-    return ex;
+}
+
+Extraction MetricStream::finish() {
+    auto& st = *m_state;
+    st.end_segment();
+    Extraction out = std::move(st.ex);
+    if (out.values.empty() && out.reason.empty())
+        out.reason = "no line of the output matches " + st.regex;
+    st.ex = {};
+    st.failed = false;
+    st.line_no = 1;
+    return out;
+}
+
+Extraction extract_metric(std::string_view output, const std::string& regex) {
+    MetricStream stream(regex);
+    stream.feed(output);
+    return stream.finish();
 }
 
 } // namespace perfsweep::core

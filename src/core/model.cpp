@@ -36,6 +36,28 @@ std::string_view to_string(Stage s) {
     return "record";
 }
 
+std::string_view to_string(ChangeKind k) {
+    switch (k) {
+    case ChangeKind::regression:
+        return "regression";
+    case ChangeKind::improvement:
+        return "improvement";
+    case ChangeKind::unknown:
+        return "unknown";
+    }
+    return "unknown";
+}
+
+std::optional<ChangeKind> parse_change_kind(std::string_view s) {
+    if (s == "regression")
+        return ChangeKind::regression;
+    if (s == "improvement")
+        return ChangeKind::improvement;
+    if (s == "unknown")
+        return ChangeKind::unknown;
+    return std::nullopt;
+}
+
 std::optional<Direction> parse_direction(std::string_view s) {
     if (s == "higher" || s == "higher_is_better" || s == "bigger")
         return Direction::higher_is_better;

@@ -20,6 +20,11 @@ enum class Status {
     missing, ///< the image or environment does not exist
 };
 
+/// Whether a change of level is for the worse or the better, given the metric's direction; unknown
+/// while a sweep has not decided it. One kind for detect's change points and the sweeps'
+/// boundaries.
+enum class ChangeKind { regression, improvement, unknown };
+
 /// Which narrowing stage produced a measurement.
 enum class Stage { record, daily, hourly, commit };
 
@@ -55,12 +60,16 @@ std::string_view to_string(Direction d);
 std::string_view to_string(Status s);
 /// "record" / "daily" / "hourly" / "commit".
 std::string_view to_string(Stage s);
+/// "regression" / "improvement" / "unknown".
+std::string_view to_string(ChangeKind k);
 /// Parse "higher"/"lower" (also "higher_is_better"/"lower_is_better"); nullopt otherwise.
 std::optional<Direction> parse_direction(std::string_view s);
 /// Parse a status name; nullopt otherwise.
 std::optional<Status> parse_status(std::string_view s);
 /// Parse a stage name; nullopt otherwise.
 std::optional<Stage> parse_stage(std::string_view s);
+/// Parse "regression" / "improvement" / "unknown"; nullopt otherwise.
+std::optional<ChangeKind> parse_change_kind(std::string_view s);
 
 /// True when `a` is better than `b` for direction `d`.
 bool is_better(Direction d, double a, double b);

@@ -14,9 +14,9 @@ RangeVerdict range_verdict(const DailyResult& d) {
     const auto& s = d.sweep;
     std::size_t regressions = 0, improvements = 0, unknown = 0, measured = 0;
     for (const auto& b : s.boundaries)
-        (b.kind == BoundaryKind::regression    ? regressions
-         : b.kind == BoundaryKind::improvement ? improvements
-                                               : unknown)++;
+        (b.kind == ChangeKind::regression    ? regressions
+         : b.kind == ChangeKind::improvement ? improvements
+                                             : unknown)++;
     for (const auto& p : s.points)
         measured += p.state == PointState::ok ? 1 : 0;
     const std::string range = d.from + " .. " + d.to;

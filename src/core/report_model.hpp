@@ -1,138 +1,80 @@
 #pragma once
-// The report input model: what a rendered report shows, independent of which stage produced it
-// (detect, daily, hourly, or a whole investigation). Pure data; filled by a JSON adapter.
+// The result model (pure data): the stage results themselves (DetectResult, DailyResult,
+// HourlyResult) and an Investigation holding all of them. The markdown and JSON renderers of
+// src/report draw a ResultDocument; the JSON reader (an adapter) gives one back.
 
-#include "core/exit_code.hpp"
-#include "core/model.hpp"
+#include "core/daily_result.hpp"
+#include "core/detect.hpp"
+#include "core/hourly_result.hpp"
+#include "core/spend.hpp"
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 namespace perfsweep::core {
 
-/// One measured point of a series (a nightly, or a skipped/failed point).
-struct ReportPoint {
-    std::string label;          ///< e.g. "2023-08-24"
-    std::string status = "ok";  ///< "ok", "failed", "timeout", "missing", "skipped", ...
-    std::vector<double> values; ///< every repeat (empty unless measured)
-    std::string log;            ///< log file name, if any
-    std::string reason;         ///< why it is not ok
+/// The version of the JSON documents this build writes (`"format_version"`). Documents without
+/// one are read as older versions wrote them.
+inline constexpr int k_result_format_version = 2;
+
+/// What a result document holds.
+enum class ResultKind { detect, daily, hourly, investigate };
+
+/// "detect" / "daily" / "hourly" / "investigate".
+std::string_view to_string(ResultKind k);
+/// Parse a result kind; nullopt otherwise.
+std::optional<ResultKind> parse_result_kind(std::string_view s);
+
+/// Parse a verdict name ("regression", "improvement", "no_regression", "inconclusive"); nullopt
+/// otherwise.
+std::optional<Verdict> parse_verdict(std::string_view s);
+
+/// One regression the pipeline narrowed: a daily boundary and, when it ran, its hourly result.
+struct NarrowedRegression {
+    std::size_t daily = 0;             ///< index into Investigation::daily
+    std::string last_good;             ///< the boundary's last good nightly
+    std::string first_bad;             ///< its first bad nightly
+    std::optional<std::size_t> hourly; ///< index into Investigation::hourly, when narrowed further
 };
 
-/// A level shift: a detect change point or a daily boundary.
-struct ReportShift {
-    std::string last_before;             ///< last label at the old level
-    std::string first_after;             ///< first label at the new level
-    double old_value = 0;                ///< old level
-    double new_value = 0;                ///< new level
-    double relative_change = 0;          ///< (new - old) / |old|
-    std::string kind;                    ///< "regression" or "improvement"
-    std::optional<PassFail> runs_before; ///< exit-code mode: every run of the level before
-    std::optional<PassFail> runs_after;  ///< exit-code mode: every run of the level after
+/// Everything `perfsweep investigate` found, stage by stage.
+struct Investigation {
+    Verdict verdict = Verdict::inconclusive; ///< the pipeline's (an explicit range: its sweep's)
+    std::string reason;                      ///< one sentence explaining the verdict
+    DetectResult detect;                     ///< detect over the history (its own verdict)
+    std::vector<DailyResult> daily;          ///< one per swept window, latest first
+    std::vector<HourlyResult> hourly;        ///< one per narrowed boundary, latest first
+    std::vector<NarrowedRegression> regressions; ///< every narrowed regression, latest first
+    Spend spend;                                 ///< runs, builds and time of every stage
+    std::vector<std::string> reproduce;          ///< exact commands to reproduce
+    std::map<std::string, std::string>
+        repo_urls; ///< repo → web URL, for links (besides compare URLs)
+    std::map<std::string, std::string> runner; ///< runner fingerprint shown in the report
 };
 
-/// A source state of the hourly stage: a time and the commit of each repo.
-struct ReportState {
-    std::string time;                           ///< ISO 8601 UTC
-    std::map<std::string, std::string> commits; ///< repo → sha
-    bool changed = true;                        ///< whether the sources differ from the previous
-    std::string status = "ok";                  ///< status of the run (or build)
-    std::vector<double> values;                 ///< every repeat
-    std::string log;                            ///< log file name, if any
-    std::string reason;                         ///< why it is not ok
-};
+/// One result document: one stage's result or a whole investigation.
+using ResultDocument = std::variant<DetectResult, DailyResult, HourlyResult, Investigation>;
 
-/// A candidate commit inside the window.
-struct ReportCommit {
-    std::string sha;
-    std::string time;
-    std::string author;
-    std::string subject;
-    std::string url; ///< link to the commit, when the repo's URL is known
-};
+/// The kind of `doc`.
+ResultKind kind_of(const ResultDocument& doc);
 
-/// The identified culprit.
-struct ReportCulprit {
-    std::string repo;
-    std::string sha;
-    std::string subject;
-    std::string author;
-    std::string url;
-};
+/// Whether `d`'s sweep compared pass/fail counts (exit-code mode).
+bool is_exit_code(const DailyResult& d);
 
-/// One differing environment component between a good and a bad build.
-struct ReportEnvChange {
-    std::string component; ///< key, e.g. "cudnn"
-    std::string name;      ///< readable name, e.g. "cuDNN"
-    std::string before;    ///< good build's value ("" = not recorded)
-    std::string after;     ///< bad build's value ("" = not recorded)
-};
+/// The boundary of `d` between the points labelled `last_good` and `first_bad`, if any.
+const Boundary* find_boundary(const DailyResult& d, std::string_view last_good,
+                              std::string_view first_bad);
 
-/// What explains a daily boundary: sources, environment, both (core/environment).
-struct ReportAttribution {
-    std::string last_good; ///< the boundary's last good nightly
-    std::string first_bad; ///< its first bad nightly
-    std::string cause;     ///< environment | source | both | unknown | none
-    bool commits_known = false;
-    bool environment_known = false;
-    std::vector<std::string> components;    ///< differing environment components
-    std::vector<std::string> changed_repos; ///< repos whose commit differs
-    std::vector<ReportEnvChange> diff;      ///< every differing environment entry
-    std::string summary;                    ///< one plain-text sentence
-};
+/// The latest decided regression boundary of `d`, if any.
+const Boundary* latest_regression(const DailyResult& d);
 
-/// The good → bad window of source states.
-struct ReportWindow {
-    ReportState last_good;
-    ReportState first_bad;
-    std::optional<PassFail> good_runs; ///< exit-code mode: every run of the last good state
-    std::optional<PassFail> bad_runs;  ///< exit-code mode: every run of the first bad state
-};
-
-/// Exit-code mode: the first failing run of a first bad build.
-struct ReportFailureLog {
-    std::string stage;   ///< "daily" (a nightly) or "hourly" (a source state)
-    std::string point;   ///< the nightly's date or the state's time and commits
-    std::string log;     ///< log file path
-    std::string status;  ///< e.g. "exit status 1", "killed by signal 11 (SIGSEGV)"
-    std::string excerpt; ///< last lines, ANSI stripped, secrets masked
-};
-
-/// Resources spent.
-struct ReportBudget {
-    std::optional<long long> runs;   ///< benchmark runs
-    std::optional<long long> builds; ///< source builds
-    std::optional<double> seconds;   ///< wall time
-};
-
-/// Everything a report shows; every part is optional except the metric.
-struct ReportInput {
-    std::string kind;      ///< "detect", "daily", "hourly" or "investigate"
-    std::string benchmark; ///< benchmark name, if known
-    std::string metric;    ///< e.g. "MLUPS"
-    std::string unit;      ///< may be empty
-    Direction direction = Direction::higher_is_better;
-    std::string verdict;        ///< the stage's own verdict word, if any
-    bool failure_rates = false; ///< exit-code mode: values are failure indicators (1 = failed)
-    std::vector<ReportShift> change_points;                      ///< detect
-    std::vector<ReportPoint> series;                             ///< detect series, when given
-    std::vector<ReportPoint> daily_points;                       ///< daily
-    std::vector<ReportShift> boundaries;                         ///< daily
-    std::vector<ReportState> hourly_states;                      ///< hourly
-    std::optional<ReportWindow> window;                          ///< hourly
-    std::map<std::string, std::vector<ReportCommit>> candidates; ///< repo → commits
-    std::map<std::string, std::string> repo_urls;                ///< repo → https URL (for links)
-    std::optional<ReportCulprit> culprit;
-    /// Per daily boundary, when recorded: what explains it (sources, environment, both).
-    std::vector<ReportAttribution> attributions;
-    /// Exit-code mode: the first failing run's log of each first bad build (daily, hourly).
-    std::vector<ReportFailureLog> failure_logs;
-    std::vector<ReportPoint> skipped;          ///< failed/skipped points reported by any stage
-    std::map<std::string, std::string> runner; ///< runner fingerprint
-    ReportBudget budget;
-    std::vector<std::string> reproduce; ///< exact commands to reproduce
-};
+/// The regressions an investigation narrowed when it did not record them (documents of older
+/// versions): the first daily result's latest regression with the first hourly result.
+std::vector<NarrowedRegression> default_regressions(const Investigation& inv);
 
 } // namespace perfsweep::core

@@ -106,10 +106,10 @@ SweepResult SourcePlan::result(const std::string& stop_reason) const {
 
 const Boundary* regression_boundary(const SweepResult& r) {
     for (const auto& b : r.boundaries)
-        if (b.kind == BoundaryKind::regression)
+        if (b.kind == ChangeKind::regression)
             return &b;
     for (const auto& b : r.boundaries)
-        if (b.kind != BoundaryKind::unknown)
+        if (b.kind != ChangeKind::unknown)
             return &b;
     return nullptr;
 }

@@ -12,6 +12,7 @@ struct Spend {
     long resumed_runs = 0;   ///< of `runs`, those an earlier, interrupted invocation executed
     long resumed_builds = 0; ///< of `builds`, those an earlier, interrupted invocation executed
     long reused_values = 0;  ///< values taken as evidence (history, an earlier stage), not run
+    double seconds = 0;      ///< wall time (a whole investigation's)
 
     /// Add `o` field by field.
     Spend& operator+=(const Spend& o) {
@@ -20,6 +21,7 @@ struct Spend {
         resumed_runs += o.resumed_runs;
         resumed_builds += o.resumed_builds;
         reused_values += o.reused_values;
+        seconds += o.seconds;
         return *this;
     }
     /// Spends compare field by field (tests).

@@ -62,18 +62,6 @@ std::optional<SweepStrategy> parse_strategy(std::string_view s) {
     return std::nullopt;
 }
 
-std::string_view to_string(BoundaryKind k) {
-    switch (k) {
-    case BoundaryKind::regression:
-        return "regression";
-    case BoundaryKind::improvement:
-        return "improvement";
-    case BoundaryKind::unknown:
-        return "unknown";
-    }
-    return "unknown";
-}
-
 SweepPlan::SweepPlan(std::vector<std::string> labels, SweepOptions options) : m_options(options) {
     if (labels.empty())
         throw_usage("sweep: no candidate points (the range is empty)");
@@ -503,7 +491,7 @@ std::vector<Boundary> SweepPlan::pass_fail_boundaries(const std::vector<std::siz
         const auto b = count_pass_fail(m_points[bd.first_after].values);
         bd.p_value = fisher_exact_two_sided(a.failed, a.passed, b.failed, b.passed);
         bd.relative_change = b.rate() - a.rate();
-        bd.kind = b.rate() > a.rate() ? BoundaryKind::regression : BoundaryKind::improvement;
+        bd.kind = b.rate() > a.rate() ? ChangeKind::regression : ChangeKind::improvement;
         out.push_back(bd);
     }
     return out;
@@ -551,8 +539,8 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
         if (t.relation == Relation::differ)
             bd.kind = is_better(m_options.direction, mean_of(m_points[b].values),
                                 mean_of(m_points[a].values))
-                          ? BoundaryKind::improvement
-                          : BoundaryKind::regression;
+                          ? ChangeKind::improvement
+                          : ChangeKind::regression;
         r.boundaries.push_back(bd);
     }
     // Levels: median of the point medians of each segment between boundaries (robust to one
@@ -590,11 +578,11 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
                 bd.relative_change = bd.new_level - bd.old_level; // difference of failure rates
             } else if (bd.old_level != 0)
                 bd.relative_change = (bd.new_level - bd.old_level) / std::fabs(bd.old_level);
-            if (bd.kind == BoundaryKind::unknown)
+            if (bd.kind == ChangeKind::unknown)
                 continue;
             bd.kind = is_better(m_options.direction, bd.new_level, bd.old_level)
-                          ? BoundaryKind::improvement
-                          : BoundaryKind::regression;
+                          ? ChangeKind::improvement
+                          : ChangeKind::regression;
             if (std::fabs(bd.relative_change) < m_options.min_change / 2 &&
                 (weakest == r.boundaries.size() ||
                  std::fabs(bd.relative_change) < std::fabs(r.boundaries[weakest].relative_change)))

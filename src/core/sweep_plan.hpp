@@ -83,12 +83,6 @@ struct ProposalHints {
     std::optional<std::size_t> cheap;
 };
 
-/// The kind of a level change, from the metric's direction.
-enum class BoundaryKind { regression, improvement, unknown };
-
-/// "regression" / "improvement" / "unknown".
-std::string_view to_string(BoundaryKind k);
-
 /// A change of level between two measured points with no untested available point between them
 /// (when `narrowed`), possibly separated by broken points.
 struct Boundary {
@@ -100,7 +94,7 @@ struct Boundary {
     double new_level = 0;             ///< median level of the segment after
     double relative_change = 0;       ///< (new - old) / |old|
     double p_value = 1;               ///< test of the two adjacent points
-    BoundaryKind kind = BoundaryKind::unknown; ///< regression/improvement; unknown = undecided
+    ChangeKind kind = ChangeKind::unknown; ///< regression/improvement; unknown = undecided
     PassFail runs_before; ///< pass/fail comparison: every run of the segment before
     PassFail runs_after;  ///< pass/fail comparison: every run of the segment after
 };

@@ -143,7 +143,7 @@ ScenarioCheck check_sweep(const SweepScenario& s, const SweepResult& r) {
     for (int k : truth) {
         for (std::size_t i = 0; i < r.boundaries.size(); ++i) {
             const auto& b = r.boundaries[i];
-            if (used[i] || b.kind == BoundaryKind::unknown || b.untested_between != 0)
+            if (used[i] || b.kind == ChangeKind::unknown || b.untested_between != 0)
                 continue;
             if (static_cast<int>(b.last_before) < k && k <= static_cast<int>(b.first_after)) {
                 used[i] = true;
@@ -153,7 +153,7 @@ ScenarioCheck check_sweep(const SweepScenario& s, const SweepResult& r) {
         }
     }
     for (std::size_t i = 0; i < r.boundaries.size(); ++i) {
-        if (r.boundaries[i].kind == BoundaryKind::unknown)
+        if (r.boundaries[i].kind == ChangeKind::unknown)
             ++c.unknown;
         else if (!used[i])
             ++c.invented;

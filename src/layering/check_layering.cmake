@@ -1,5 +1,5 @@
 # Fails the build when a source file includes a layer it may not depend on.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.19)
 # Usage: cmake -DSRC=<path to src> -P check_layering.cmake
 set(allowed_util "util")
 set(allowed_core "util;core")
@@ -24,6 +24,11 @@ foreach(layer IN LISTS layers)
         if(dep IN_LIST layers AND NOT dep IN_LIST allowed_${layer})
           string(APPEND errors "\n  ${f}: layer '${layer}' may not include '${dep}/' (${line})")
         endif()
+      endif()
+      # The demo is one module: its parts (core/demo, app/demo, cli/demo, adapters/demo) are
+      # included only from demo/ directories (and main.cpp, which creates the world maker).
+      if(line MATCHES "#[ \t]*include[ \t]*\"[a-z_]+/demo/" AND NOT f MATCHES "/demo/[^/]+$")
+        string(APPEND errors "\n  ${f}: only the demo module (demo/ directories) may include it (${line})")
       endif()
       if(line MATCHES "#[ \t]*include[ \t]*<([A-Za-z0-9_]+)[/.]")
         set(lib "${CMAKE_MATCH_1}")

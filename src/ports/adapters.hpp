@@ -2,12 +2,8 @@
 // The bundle of real side effects handed from the composition root (main.cpp) to the CLI.
 // Each capability is a factory or a shared object; the CLI never names an adapter class.
 
-#include "core/daily_result.hpp"
-#include "core/detect.hpp"
-#include "core/hourly_result.hpp"
 #include "core/import_formats.hpp"
 #include "core/issue_request.hpp"
-#include "core/report_model.hpp"
 #include "ports/actions_runner.hpp"
 #include "ports/clock.hpp"
 #include "ports/code_host.hpp"
@@ -15,6 +11,7 @@
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
 #include "ports/progress.hpp"
+#include "ports/result_reader.hpp"
 #include "ports/runner_config.hpp"
 #include "ports/source_repo.hpp"
 
@@ -40,8 +37,6 @@ struct Adapters {
                                                  core::ImportFormat format,
                                                  const core::ImportDefaults& defaults)>
         parse_json_import;
-    /// Render a detection result as JSON (`detect --json`).
-    std::function<std::string(const core::DetectResult& result)> detect_to_json;
     /// Create the runner for `config` (runtime none/docker/podman/slurm, kept container). Throws a
     /// usage error for a bad config.
     std::function<std::unique_ptr<BuildingRunner>(const RunnerConfig& config)> make_runner;
@@ -50,29 +45,15 @@ struct Adapters {
     /// Decode one measurement JSON object; throws a usage error naming `where` (file:line).
     std::function<core::Measurement(const std::string& json, const std::string& where)>
         measurement_from_json;
-    /// Render a daily sweep result as JSON (`perfsweep daily --json`).
-    std::function<std::string(const core::DailyResult& r)> daily_json;
     /// Open a source repo clone (libgit2) for the hourly and commit stages.
     OpenSourceRepo open_source_repo;
-    /// Encode an hourly/commit stage result as JSON (`hourly --json`).
-    std::function<std::string(const core::HourlyResult&)> hourly_json;
-    /// Read the good→bad window of a daily JSON result (`hourly --from-result`); `where` names it.
-    std::function<core::DailyWindow(const std::string& text, const std::string& where)>
-        daily_window;
-    /// Parse a stage result JSON `text` read from `source` into the report model (usage error on
-    /// wrong types, naming `source` and the JSON path).
-    std::function<core::ReportInput(const std::string& text, const std::string& source)>
-        parse_report_input;
-    /// Encode the report model as JSON.
-    std::function<std::string(const core::ReportInput&)> report_input_to_json;
+    /// Reads result documents (`report --input`, `hourly --from-result`).
+    const ResultReader* result_reader = nullptr;
     /// Open the code host (GitHub REST API at GITHUB_API_URL) with the token from environment
     /// variable `token_env`. Throws a usage error when the token is missing.
     std::function<std::unique_ptr<CodeHost>(const std::string& token_env)> open_code_host;
     /// The GitHub Actions runner contract (no-ops outside Actions).
     ActionsRunner* actions = nullptr;
-    /// Encode GitHub Actions matrix entries (ordered string fields) as `{"include":[...]}`.
-    std::function<std::string(const std::vector<std::vector<std::pair<std::string, std::string>>>&)>
-        matrix_json;
     /// A merge input: the file itself, or every *.json / *.jsonl file under a directory.
     std::function<std::vector<std::string>(const std::string& path)> expand_result_files;
     /// Treat environment variable `name` (a --token-env) as a credential: child processes never

@@ -21,6 +21,15 @@ struct HostIssue {
     std::string title;
     std::string body;
     std::string url;
+    std::string author;         ///< login of the user who opened it
+    std::string state = "open"; ///< open | closed
+};
+
+/// A change to an issue; only the fields that are set are sent.
+struct IssueUpdate {
+    std::optional<std::string> body;
+    std::optional<std::string> state;        ///< open | closed
+    std::optional<std::string> state_reason; ///< completed | not_planned | reopened
 };
 
 /// Issue and comment operations on one host. Reads and idempotent writes are retried by the
@@ -39,9 +48,13 @@ public:
     /// Replace the body of comment `id`.
     virtual HostComment update_comment(const std::string& repo, long long id,
                                        const std::string& body) = 0;
-    /// Open issues of `repo` (all pages), newest first; only those with `label` when not empty.
-    virtual std::vector<HostIssue> list_open_issues(const std::string& repo,
-                                                    const std::string& label) = 0;
+    /// Issues of `repo` in `state` (open, closed or all; all pages), newest first; only those
+    /// with `label` when not empty. Pull requests are left out.
+    virtual std::vector<HostIssue> list_issues(const std::string& repo, const std::string& label,
+                                               const std::string& state) = 0;
+    /// Change issue `number` (body, state); idempotent, retried like a read.
+    virtual HostIssue update_issue(const std::string& repo, long long number,
+                                   const IssueUpdate& update) = 0;
     /// Open an issue; nullopt when the outcome is unknown (see create_comment).
     virtual std::optional<HostIssue> create_issue(const std::string& repo, const std::string& title,
                                                   const std::string& body,

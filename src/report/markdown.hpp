@@ -1,5 +1,5 @@
 #pragma once
-// Markdown rendering of a report for GitHub comments and job summaries (pure).
+// Markdown rendering of the result model for GitHub comments and job summaries (pure).
 
 #include "core/report_model.hpp"
 
@@ -28,14 +28,16 @@ std::string marker_for_key(std::string_view key);
 /// becomes `&#64;` so nobody is pinged.
 std::string escape_markdown(std::string_view text);
 
-/// One-sentence verdict, e.g. "MLUPS fell 7.0 % (577.3 → 536.7) between nightly 2023-08-24 and
-/// 2023-08-26; culprit: openxla/xla@3c66a1f… 'subject'". Untrusted parts are escaped.
-std::string verdict_sentence(const core::ReportInput& in);
+/// The document's conclusion in one sentence, e.g. "MLUPS fell 7.0 % (577.3 → 536.7) between
+/// nightly 2023-08-24 and 2023-08-26; culprit: openxla/xla@3c66a1f… 'subject'.", "No change of
+/// MLUPS found: ...", "Inconclusive for MLUPS: ...". Untrusted parts are escaped.
+std::string verdict_sentence(const core::ResultDocument& doc);
 
-/// The full markdown report: marker, verdict, charts, tables, window, candidates, skipped points,
-/// runner, budgets, reproduce commands. Never longer than `opt.max_chars`: tables are trimmed first
-/// (with a note), then charts and optional sections; the verdict and the window always remain.
-std::string render_markdown(const core::ReportInput& in, const MarkdownOptions& opt = {});
+/// The full markdown report: marker, verdict (and every narrowed regression when there are
+/// several), charts, tables, windows, candidates, skipped points, runner, budgets, reproduce
+/// commands. Never longer than `opt.max_chars`: tables are trimmed first (with a note), then charts
+/// and optional sections; the verdict and the windows always remain.
+std::string render_markdown(const core::ResultDocument& doc, const MarkdownOptions& opt = {});
 
 /// A Mermaid xychart-beta block (without the ``` fence) for `labels`/`values`; empty when fewer
 /// than two points.

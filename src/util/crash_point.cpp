@@ -8,6 +8,8 @@
 
 namespace perfsweep::util {
 
+#if PERFSWEEP_TEST_HOOKS
+
 namespace {
 
 struct CrashTarget {
@@ -45,5 +47,11 @@ void crash_point(std::string_view name) {
     if (++seen == target.hit)
         std::raise(SIGKILL);
 }
+
+#else // a production build: no test hook
+
+void crash_point(std::string_view /*name*/) {}
+
+#endif // PERFSWEEP_TEST_HOOKS
 
 } // namespace perfsweep::util

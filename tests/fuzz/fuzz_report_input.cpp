@@ -1,34 +1,32 @@
-// Report input (adapters/json/report_input_json): any stage result JSON is read or refused with
-// an error naming the file; the normalized model is valid JSON naming the stage kind, reading is
-// deterministic, and the model renders to markdown without failing.
+// Result documents (adapters/json/result_json): any JSON is read or refused with an error naming
+// the file; what is read renders to markdown and JSON, and the JSON reads back to the same
+// document (render → read → render gives identical JSON and markdown).
 
-#include "adapters/json/report_input_json.hpp"
+#include "adapters/json/result_json.hpp"
 #include "fuzz_support.hpp"
 #include "report/markdown.hpp"
-
-#include <rapidjson/document.h>
+#include "report/result_json.hpp"
 
 using namespace perfsweep;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string json = fuzz::text_of(data, size);
-    core::ReportInput in;
-    if (!fuzz::accepts([&] { in = adapters::report_input_from_json(json, "result.json"); },
+    core::ResultDocument doc;
+    if (!fuzz::accepts([&] { doc = adapters::read_result_document(json, "result.json"); },
                        "result.json"))
         return 0;
-    // The normalized model (`report --format json`) is valid JSON naming the kind, and reading
-    // the same input again gives the same model (no hidden state).
-    const std::string once = adapters::report_input_to_json(in);
-    rapidjson::Document d;
-    d.Parse(once.c_str(), once.size());
-    fuzz::check(!d.HasParseError() && d.IsObject(), "the normalized model is not JSON", once);
-    fuzz::check(in.kind == "detect" || in.kind == "daily" || in.kind == "hourly" ||
-                    in.kind == "investigate",
-                "unknown kind", in.kind);
-    fuzz::check(d.HasMember("kind") && d["kind"].IsString() && in.kind == d["kind"].GetString(),
-                "the normalized model does not name its kind", once);
-    const auto again = adapters::report_input_from_json(json, "result.json");
-    fuzz::check(adapters::report_input_to_json(again) == once, "reading twice differs", once);
-    fuzz::accepts([&] { report::render_markdown(in); });
+    std::string once, markdown;
+    if (!fuzz::accepts([&] {
+            once = report::render_json(doc);
+            markdown = report::render_markdown(doc);
+        }))
+        return 0;
+    core::ResultDocument again;
+    fuzz::check(fuzz::accepts([&] { again = adapters::read_result_document(once, "again.json"); }),
+                "the rendered JSON is not read back", once);
+    fuzz::check(core::kind_of(again) == core::kind_of(doc), "the kind changed", once);
+    fuzz::check(report::render_json(again) == once, "render → read → render differs", once);
+    fuzz::check(report::render_markdown(again) == markdown,
+                "the markdown differs after a round trip", once);
     return 0;
 }

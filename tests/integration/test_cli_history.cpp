@@ -24,7 +24,7 @@ std::string csv(int n, double level, int m, double level2) {
 }
 } // namespace
 
-TEST_CASE("record --value and --output-file append to the history", "[cli][record]") {
+TEST_CASE("record --value and --benchmark-output append to the history", "[cli][record]") {
     test::TempDir dir;
     const auto h = dir.file("h.jsonl");
     auto r = test::run_perfsweep({"record",
@@ -51,14 +51,14 @@ TEST_CASE("record --value and --output-file append to the history", "[cli][recor
     REQUIRE(r.exit_code == 0);
     test::write_file(dir.file("out.txt"), "step 1\n\x1b[1;32mMLUPS:\x1b[0m 540.5\nMLUPS: 541.5\n");
     r = test::run_perfsweep({"record", "--history", h, "--metric", "MLUPS", "--label", "2023-08-25",
-                             "--output-file", dir.file("out.txt")});
+                             "--benchmark-output", dir.file("out.txt")});
     REQUIRE(r.exit_code == 0);
     r = test::run_perfsweep({"record", "--history", h, "--metric", "MLUPS", "--label", "2023-08-26",
-                             "--output-file", "-", "--match", "last"},
+                             "--benchmark-output", "-", "--match", "last"},
                             {}, "MLUPS: 1\nMLUPS: 2\n");
     REQUIRE(r.exit_code == 0);
     r = test::run_perfsweep({"record", "--history", h, "--metric", "MLUPS", "--label", "2023-08-27",
-                             "--output-file", "-"},
+                             "--benchmark-output", "-"},
                             {}, "Traceback (most recent call last):\n");
     REQUIRE(r.exit_code == 0);
     const auto text = test::read_file(h);
@@ -87,8 +87,8 @@ TEST_CASE("bad input is refused with exit 2 and never modifies the history", "[c
         {"record", "--history", h, "--metric", "MLUPS", "--value", "1", "--status", "meh"},
         {"record", "--history", h, "--metric", "MLUPS", "--value", "1", "--direction", "up"},
         {"record", "--history", h, "--metric", "MLUPS"},
-        {"record", "--history", h, "--metric", "MLUPS", "--output-file", dir.file("none.txt")},
-        {"record", "--history", h, "--metric", "MLUPS", "--output-file", "-", "--metric-regex",
+        {"record", "--history", h, "--metric", "MLUPS", "--benchmark-output", dir.file("none.txt")},
+        {"record", "--history", h, "--metric", "MLUPS", "--benchmark-output", "-", "--metric-regex",
          "nogroup"},
         {"import", "--history", h, "--metric", "MLUPS", dir.file("good.csv"), dir.file("bad.csv")},
         {"import", "--history", h, "--metric", "MLUPS", "--format", "xml", dir.file("good.csv")},

@@ -1,5 +1,5 @@
 #include "adapters/demo/demo_world.hpp"
-#include "core/demo_script.hpp"
+#include "core/demo/script.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
 

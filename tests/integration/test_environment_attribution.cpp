@@ -144,7 +144,8 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
                        Catch::Contains("| cuDNN | 9.1.0 | 9.2.0 |"));
     // result.json: the daily boundary found the day and attributes it to cuDNN alone.
     const auto d = parse_json_object(read_file(out + "/result.json"));
-    const auto& daily = d["daily"];
+    REQUIRE(d["daily"].Size() == 1);
+    const auto& daily = d["daily"][0];
     REQUIRE(daily["boundaries"].Size() == 1);
     const auto& b = daily["boundaries"][0];
     CHECK(std::string(b["last_before"].GetString()) == "2023-08-21");
@@ -158,7 +159,10 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
     CHECK(std::string(a["environment_diff"][0]["before"].GetString()) == "9.1.0");
     CHECK(std::string(a["environment_diff"][0]["after"].GetString()) == "9.2.0");
     CHECK(std::string(a["environment_diff"][1]["component"].GetString()) == "image.digest");
-    CHECK_FALSE(d.HasMember("hourly"));
+    CHECK(d["hourly"].Size() == 0);
+    // The regression was narrowed to the day, without an hourly stage.
+    REQUIRE(d["regressions"].Size() == 1);
+    CHECK(d["regressions"][0]["hourly"].IsNull());
     // Each point records its fingerprint: probe entries, labels and the digest.
     const auto& p = daily["points"][0];
     CHECK(std::string(p["environment"]["cudnn"].GetString()) == "9.1.0");
@@ -380,7 +384,7 @@ TEST_CASE("daily --commits-label: image labels name the commits without a probe 
 
     // Usage errors name the flag and what is expected; nothing runs.
     for (const auto& [bad, expect] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-             {{"--commits-label", "jax"}, "expected NAME=VALUE"},
+             {{"--commits-label", "jax"}, "expected REPO=LABEL"},
              {{"--commits-label", "jax=a b"}, "expected REPO=LABEL"},
              {{"--commits-label", "jax=x", "--commits-label", "jax=y"}, "is given twice"},
              {{"--commits-label", "jax=x", "--env-probe", "none"}, "drop --env-probe none"},

@@ -65,7 +65,7 @@ struct Nightlies {
                                    from,
                                    "--to",
                                    to,
-                                   "--mode",
+                                   "--check",
                                    "exit-code",
                                    "--test",
                                    python() + " -S " + script + " " + config + " {date} " +
@@ -104,7 +104,7 @@ std::vector<std::string> make_repo(const std::string& repo, int slow, int crash)
 
 } // namespace
 
-TEST_CASE("daily --mode exit-code finds the day nightlies start crashing, 125 is skipped",
+TEST_CASE("daily --check exit-code finds the day nightlies start crashing, 125 is skipped",
           "[exitcode][daily]") {
     Nightlies n(R"({"crash_from":"2023-08-17","skip":["2023-08-16","2023-08-05"]})");
     auto r = run_perfsweep(n.daily("2023-08-01", "2023-08-28", {"--repeats", "1", "--json"}),
@@ -136,7 +136,7 @@ TEST_CASE("daily --mode exit-code finds the day nightlies start crashing, 125 is
     CHECK(t.out.find("step 5\n") == std::string::npos); // only the last lines
 }
 
-TEST_CASE("daily --mode exit-code finds a 30 % flaky failure with repeats and reports the rates",
+TEST_CASE("daily --check exit-code finds a 30 % flaky failure with repeats and reports the rates",
           "[exitcode][daily]") {
     Nightlies n(R"({"flaky_from":"2023-08-13","rate":0.3})");
     const auto state = n.dir.file("state");
@@ -170,7 +170,7 @@ TEST_CASE("daily --mode exit-code finds a 30 % flaky failure with repeats and re
     CHECK(t.out.find("failure rate rose from 0 % (0/") != std::string::npos);
 }
 
-TEST_CASE("daily --mode exit-code aborts on a status >= 128 and resumes from its state",
+TEST_CASE("daily --check exit-code aborts on a status >= 128 and resumes from its state",
           "[exitcode][daily]") {
     Nightlies n(R"({"crash_from":"2023-08-09","abort":["2023-08-10"]})");
     const auto state = n.dir.file("state");
@@ -199,17 +199,17 @@ TEST_CASE("daily --mode exit-code aborts on a status >= 128 and resumes from its
     CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-09");
 }
 
-TEST_CASE("hourly --mode exit-code narrows the commit stage to the commit that starts failing",
+TEST_CASE("hourly --check exit-code narrows the commit stage to the commit that starts failing",
           "[exitcode][hourly]") {
     TempDir dir("perfsweep-exitcode-hourly");
     const auto repo = dir.file("app");
     const auto shas = make_repo(repo, 100, 13);
     write_file(dir.file("test.sh"), "test ! -e \"$1/crash\"\n");
     auto r = run_perfsweep({"hourly", "--repo", "app=" + repo, "--good-commits", "app=" + shas[2],
-                            "--bad-commits", "app=" + shas[21], "--to-commit", "--mode",
+                            "--bad-commits", "app=" + shas[21], "--to-commit", "--check",
                             "exit-code", "--repeats", "1", "--build", "true", "--test",
-                            "sh " + dir.file("test.sh") + " {path:app}", "--logs-dir",
-                            dir.file("logs"), "--json"});
+                            "sh " + dir.file("test.sh") + " {path:app}", "--logs", dir.file("logs"),
+                            "--json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find("\"sha\": \"" + shas[13] + "\"") != std::string::npos);
@@ -225,15 +225,15 @@ TEST_CASE("probe exit codes: 0 good, 1 bad, 125 skip, 128 for its own errors",
         return run_perfsweep(args).exit_code;
     };
     auto sh = [](const std::string& s) { return "sh -c '" + s + "'"; };
-    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 0"), "--repeats", "2"}) == 0);
-    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 3")}) == 1);
-    CHECK(probe({"--mode", "exit-code", "--test", sh("kill -SEGV $$")}) == 1); // a crash
-    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 125")}) == 125);
-    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 124")}) == 125); // timeout wrapper
-    CHECK(probe({"--mode", "exit-code", "--test", "sleep 5", "--timeout", "1s"}) == 125);
-    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 0"), "--build", sh("exit 1")}) == 125);
-    CHECK(probe({"--mode", "exit-code", "--test", sh("exit 130")}) == 128);
-    CHECK(probe({"--mode", "exit-code", "--test", "no-such-command-xyz"}) == 128);
+    CHECK(probe({"--check", "exit-code", "--test", sh("exit 0"), "--repeats", "2"}) == 0);
+    CHECK(probe({"--check", "exit-code", "--test", sh("exit 3")}) == 1);
+    CHECK(probe({"--check", "exit-code", "--test", sh("kill -SEGV $$")}) == 1); // a crash
+    CHECK(probe({"--check", "exit-code", "--test", sh("exit 125")}) == 125);
+    CHECK(probe({"--check", "exit-code", "--test", sh("exit 124")}) == 125); // timeout wrapper
+    CHECK(probe({"--check", "exit-code", "--test", "sleep 5", "--timeout", "1s"}) == 125);
+    CHECK(probe({"--check", "exit-code", "--test", sh("exit 0"), "--build", sh("exit 1")}) == 125);
+    CHECK(probe({"--check", "exit-code", "--test", sh("exit 130")}) == 128);
+    CHECK(probe({"--check", "exit-code", "--test", "no-such-command-xyz"}) == 128);
     CHECK(probe({"--test", sh("echo MLUPS: 96"), "--reference", "100", "--threshold", "0.05"}) ==
           0);
     CHECK(probe({"--test", sh("echo MLUPS: 94"), "--reference", "100", "--threshold", "0.05"}) ==
@@ -244,10 +244,10 @@ TEST_CASE("probe exit codes: 0 good, 1 bad, 125 skip, 128 for its own errors",
                  "--reference", "1.0"}) == 0);
     CHECK(probe({"--test", sh("echo no metric"), "--reference", "100"}) == 125);
     // Usage errors: never 1-127, so git bisect run aborts instead of marking a commit bad.
-    CHECK(probe({"--mode", "exit-code"}) == 128);                                     // no --test
-    CHECK(probe({"--bogus-flag", "--test", "true"}) == 128);                          // CLI11 parse
-    CHECK(probe({"--mode", "exit-code", "--test", "true", "--repeats", "x"}) == 128); // CLI11
-    CHECK(probe({"--mode", "exit", "--test", "true"}) == 128);
+    CHECK(probe({"--check", "exit-code"}) == 128);           // no --test
+    CHECK(probe({"--bogus-flag", "--test", "true"}) == 128); // CLI11 parse
+    CHECK(probe({"--check", "exit-code", "--test", "true", "--repeats", "x"}) == 128); // CLI11
+    CHECK(probe({"--check", "exit", "--test", "true"}) == 128);
     CHECK(probe({"--test", sh("echo MLUPS: 1")}) == 128); // no reference
     CHECK(probe({"--test", sh("echo MLUPS: 1"), "--reference", "100", "--good-value", "1"}) == 128);
     CHECK(probe({"--test", sh("echo MLUPS: 1"), "--reference", "abc"}) == 128);
@@ -298,13 +298,13 @@ TEST_CASE("git bisect run perfsweep probe finds the culprit commit", "[exitcode]
         CHECK(r.out.find(shas[9] + " is the first bad commit") != std::string::npos);
     }
     SECTION("exit-code mode") {
-        auto r = bisect({"--mode", "exit-code", "--test", "sh " + dir.file("check.sh")});
+        auto r = bisect({"--check", "exit-code", "--test", "sh " + dir.file("check.sh")});
         INFO(r.out << r.err);
         CHECK(r.exit_code == 0);
         CHECK(r.out.find(shas[17] + " is the first bad commit") != std::string::npos);
     }
     SECTION("a usage error aborts the bisection instead of marking a commit bad") {
-        auto r = bisect({"--mode", "exit-code", "--test", "true", "--no-such-flag"});
+        auto r = bisect({"--check", "exit-code", "--test", "true", "--no-such-flag"});
         CHECK(r.exit_code != 0);
         CHECK(r.out.find("is the first bad commit") == std::string::npos);
         // No commit was judged: the log holds only the start and its two given ends.
@@ -316,7 +316,7 @@ TEST_CASE("git bisect run perfsweep probe finds the culprit commit", "[exitcode]
     (void)run_command({"git", "-C", repo, "bisect", "reset", "-q"});
 }
 
-TEST_CASE("run --mode exit-code records every repeat's exit status in the measurement",
+TEST_CASE("run --check exit-code records every repeat's exit status in the measurement",
           "[exitcode][run]") {
     TempDir dir("perfsweep-exitcode-run");
     const auto counter = dir.file("n");
@@ -326,7 +326,7 @@ TEST_CASE("run --mode exit-code records every repeat's exit status in the measur
                                      counter + "; [ $n -ne 2 ] || exit 4; exit 0\n");
     const auto hist = dir.file("h.jsonl");
     auto r =
-        run_perfsweep({"run", "--mode", "exit-code", "--test", "sh " + dir.file("t.sh"),
+        run_perfsweep({"run", "--check", "exit-code", "--test", "sh " + dir.file("t.sh"),
                        "--repeats", "3", "--json", "--history", hist, "--logs", dir.file("logs")});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
@@ -341,9 +341,10 @@ TEST_CASE("run --mode exit-code records every repeat's exit status in the measur
     CHECK(read_file(hist).find("\"exit_codes\":[0,4,0]") != std::string::npos);
 }
 
-TEST_CASE("investigate with `mode = \"exit-code\"` in its config: detect, daily and the report say "
-          "the nightly started failing, with its log's last lines",
-          "[exitcode][investigate]") {
+TEST_CASE(
+    "investigate with `check = \"exit-code\"` in its config: detect, daily and the report say "
+    "the nightly started failing, with its log's last lines",
+    "[exitcode][investigate]") {
     Nightlies n(R"({"crash_from":"2023-08-09"})");
     const auto history = n.dir.file("history.jsonl");
     const std::vector<std::string> env{"SIM_TOKEN=simulated-secret-0123"};
@@ -357,7 +358,7 @@ TEST_CASE("investigate with `mode = \"exit-code\"` in its config: detect, daily 
     REQUIRE(seed.exit_code == 0);
     const auto out = n.dir.file("out");
     write_file(n.dir.file("perfsweep.toml"),
-               "[investigate]\nmode = \"exit-code\"\nhistory = \"" + history +
+               "[investigate]\ncheck = \"exit-code\"\nhistory = \"" + history +
                    "\"\nrecord = \"2023-08-13\"\nrepeats = 2\nstrategy = \"exhaustive\"\n"
                    "test = \"" +
                    python() + " -S " + n.script + " " + n.config + " {date} " +
@@ -385,8 +386,9 @@ TEST_CASE("investigate with `mode = \"exit-code\"` in its config: detect, daily 
     const auto d = parse_json_object(read_file(out + "/result.json"));
     CHECK(std::string(d["detect"]["mode"].GetString()) == "exit-code");
     CHECK(std::string(d["detect"]["verdict"].GetString()) == "regression");
-    CHECK(std::string(d["daily"]["mode"].GetString()) == "exit-code");
-    const auto& b = d["daily"]["boundaries"][0];
+    REQUIRE(d["daily"].Size() == 1);
+    CHECK(std::string(d["daily"][0]["mode"].GetString()) == "exit-code");
+    const auto& b = d["daily"][0]["boundaries"][0];
     CHECK(b["failures"]["before"]["failed"].GetInt() == 0);
     CHECK(b["failures"]["after"]["passed"].GetInt() == 0);
     CHECK(b["first_bad_log"]["exit_code"].GetInt() == -11);
@@ -411,7 +413,7 @@ TEST_CASE("the report of a 30 % flaky failure says how far the failure rate rose
     CHECK(md.out.find("**Nightly 2023-08-13** (exit status 1)") != std::string::npos);
 }
 
-TEST_CASE("hourly --mode exit-code: undecided window ends double their runs instead of reading a "
+TEST_CASE("hourly --check exit-code: undecided window ends double their runs instead of reading a "
           "flaky failure as no change",
           "[exitcode][hourly]") {
     TempDir dir("perfsweep-exitcode-flaky");
@@ -433,7 +435,7 @@ TEST_CASE("hourly --mode exit-code: undecided window ends double their runs inst
              "app=" + shas[2],
              "--bad-commits",
              "app=" + shas[21],
-             "--mode",
+             "--check",
              "exit-code",
              "--repeats",
              "3",
@@ -443,7 +445,7 @@ TEST_CASE("hourly --mode exit-code: undecided window ends double their runs inst
              "true",
              "--test",
              "sh " + dir.file("test.sh") + " {path:app} " + dir.file(counts) + " {commit:app}",
-             "--logs-dir",
+             "--logs",
              dir.file("logs"),
              "--json"});
     };

@@ -74,8 +74,8 @@ CommandResult comment(const FakeGitHub& gh, const TempDir& dir, std::vector<std:
     const std::string body = dir.file("body.md");
     if (!std::ifstream(body))
         write_file(body, "## perfsweep\nMLUPS fell 7.0 %\n");
-    std::vector<std::string> argv = {"comment", "--repo", "acme/lbm", "--body-file",
-                                     body,      "--key",  "nightly"};
+    std::vector<std::string> argv = {"comment", "--github-repo", "acme/lbm", "--body-file",
+                                     body,      "--key",         "nightly"};
     argv.insert(argv.end(), args.begin(), args.end());
     auto env = env_for(gh, token);
     env.insert(env.end(), extra_env.begin(), extra_env.end());
@@ -207,13 +207,13 @@ TEST_CASE("401 reports the API's message and status, never the token", "[github]
     CHECK(r.err.find("401 Bad credentials") != std::string::npos);
     CHECK(r.err.find("wrong-secret-token") == std::string::npos);
     CHECK(r.out.find("wrong-secret-token") == std::string::npos);
-    r = run_perfsweep({"comment", "--repo", "acme/lbm", "--pr", "1", "--body-file",
+    r = run_perfsweep({"comment", "--github-repo", "acme/lbm", "--pr", "1", "--body-file",
                        dir.file("body.md"), "--token-env", "NOPE_TOKEN"},
                       {"NOPE_TOKEN="});
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("--token-env NOPE_TOKEN") != std::string::npos);
     r = run_perfsweep(
-        {"comment", "--repo", "acme", "--pr", "1", "--body-file", dir.file("body.md")},
+        {"comment", "--github-repo", "acme", "--pr", "1", "--body-file", dir.file("body.md")},
         env_for(gh));
     CHECK(r.exit_code != 0);
 }
@@ -244,15 +244,17 @@ TEST_CASE("new-issue opens one issue and then reuses it, with a GHES base URL",
     REQUIRE_NODE(gh);
     TempDir dir;
     auto env = std::vector<std::string>{"GITHUB_API_URL=" + gh.url() + "/api/v3"};
-    auto r =
-        comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--label", "perf"}, env);
+    auto r = comment(gh, dir,
+                     {"--new-issue", "perfsweep: MLUPS regression", "--issue-label", "perf"}, env);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.rfind("issue-created acme/lbm#1", 0) == 0);
-    r = comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--label", "perf"}, env);
+    r = comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--issue-label", "perf"},
+                env);
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.rfind("created acme/lbm#1", 0) == 0);
-    r = comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--label", "perf"}, env);
+    r = comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--issue-label", "perf"},
+                env);
     CHECK(r.out.rfind("updated acme/lbm#1", 0) == 0);
     CHECK(comments(gh, 1).size() == 1);
     CHECK(count_requests(gh, "POST", "/repos/acme/lbm/issues") == 2); // one issue, one comment

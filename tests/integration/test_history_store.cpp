@@ -1,6 +1,5 @@
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
-#include "adapters/json/detect_json.hpp"
 #include "support/temp_dir.hpp"
 #include "util/error.hpp"
 
@@ -171,34 +170,4 @@ TEST_CASE("malformed benchmark-action data names file and line", "[adapters][imp
                       Catch::Contains("d.json") && Catch::Contains("commit.id"));
     CHECK_THROWS_WITH(adapters::parse_benchmark_action("{\"x\": 1}", "d.json", {}),
                       Catch::Contains("entries"));
-}
-
-TEST_CASE("detect JSON carries the documented fields", "[adapters][detect]") {
-    core::DetectResult r;
-    r.metric = "MLUPS";
-    r.verdict = core::Verdict::regression;
-    core::ChangePoint c;
-    c.last_before = "2023-08-23";
-    c.first_after = "2023-08-24";
-    c.old_level = 577.3;
-    c.new_level = 537;
-    c.relative_change = -0.07;
-    c.p_value = 1e-9;
-    r.change_points.push_back(c);
-    r.failed.push_back({"2023-08-16", "failed: Traceback"});
-    rapidjson::Document d;
-    d.Parse(adapters::detect_to_json(r).c_str());
-    REQUIRE_FALSE(d.HasParseError());
-    CHECK(std::string(d["metric"].GetString()) == "MLUPS");
-    CHECK(std::string(d["direction"].GetString()) == "higher");
-    CHECK(std::string(d["verdict"].GetString()) == "regression");
-    const auto& cp = d["change_points"][0];
-    CHECK(std::string(cp["last_before"].GetString()) == "2023-08-23");
-    CHECK(std::string(cp["first_after"].GetString()) == "2023-08-24");
-    CHECK(cp["old"].GetDouble() == 577.3);
-    CHECK(cp["new"].GetDouble() == 537);
-    CHECK(cp["relative_change"].GetDouble() == -0.07);
-    CHECK(std::string(cp["kind"].GetString()) == "regression");
-    CHECK(std::string(d["failed"][0]["label"].GetString()) == "2023-08-16");
-    CHECK(std::string(d["failed"][0]["reason"].GetString()) == "failed: Traceback");
 }

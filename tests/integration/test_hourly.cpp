@@ -122,7 +122,7 @@ print("MLUPS: %.3f" % (speed + 0.1 * (int(rep) % 3)))
                        python() + " " + dir.file("bench.py") +
                            " {path:jax} {path:xla} {commit:jax} {commit:xla} {repeat} " +
                            dir.file("runs.log"),
-                       "--logs-dir", dir.file("logs")});
+                       "--logs", dir.file("logs")});
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }
@@ -406,7 +406,8 @@ TEST_CASE("hourly --fetch updates the clone through libgit2", "[hourly][cli]") {
 
 TEST_CASE("hourly --from-result takes the window from a daily JSON result", "[hourly][cli]") {
     Fixture fx;
-    // The shape `perfsweep daily --json` writes (adapters/json/daily_json.cpp), trimmed.
+    // The shape `perfsweep daily --json` wrote before format 2 (boundaries carry their builds'
+    // commits), trimmed.
     const auto daily = fx.dir.file("daily.json");
     test::write_file(daily, R"({"metric": "MLUPS", "points": [], "boundaries": [
       {"last_before": "2023-08-24", "first_after": "2023-08-25", "kind": "regression",
@@ -426,7 +427,8 @@ TEST_CASE("hourly --from-result takes the window from a daily JSON result", "[ho
     CHECK(times.front() == iso(1));
     CHECK(times.back() == iso(8));
 
-    test::write_file(daily, R"({"boundaries": [{"kind": "regression"}]})");
+    test::write_file(daily, R"({"boundaries": [{"kind": "regression", "last_before": "2023-08-24",
+                                                "first_after": "2023-08-25"}]})");
     auto bad = test::run_perfsweep(fx.args({"--from-result", daily, "--plan"}));
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("daily.json") != std::string::npos);

@@ -10,7 +10,7 @@ using namespace perfsweep;
 TEST_CASE("demo: the real pipeline finds the compiler culprit offline", "[demo][investigate]") {
     test::TempDir dir;
     const auto out_dir = dir.file("demo");
-    auto r = test::run_perfsweep({"demo", "--dir", out_dir});
+    auto r = test::run_perfsweep({"demo", "--output-dir", out_dir});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     // The 7 % drop is narrowed to the day, the hour and the merge of PR #4711 in the compiler.
@@ -24,7 +24,7 @@ TEST_CASE("demo: the real pipeline finds the compiler culprit offline", "[demo][
     CHECK(report.find("xychart-beta") != std::string::npos);
     CHECK(std::filesystem::exists(out_dir + "/report/result.json"));
     // A second demo never overwrites the first: it picks a fresh directory.
-    auto again = test::run_perfsweep({"demo", "--dir", out_dir});
+    auto again = test::run_perfsweep({"demo", "--output-dir", out_dir});
     REQUIRE(again.exit_code == 0);
     CHECK(std::filesystem::exists(out_dir + "-2/report/report.md"));
 }
@@ -32,7 +32,9 @@ TEST_CASE("demo: the real pipeline finds the compiler culprit offline", "[demo][
 TEST_CASE("investigate on the demo world honours --fail-on-regression", "[investigate]") {
     test::TempDir dir;
     const auto demo = dir.file("d");
-    REQUIRE(test::run_perfsweep({"demo", "--dir", demo}).exit_code == 0);
+    // The real binary: the demo world's state records the path of the perfsweep that made it, and
+    // the commands below name PERFSWEEP_EXE.
+    REQUIRE(test::run_perfsweep({"demo", "--output-dir", demo}, {"PERFSWEEP_TEST_EXEC=1"}).exit_code == 0);
     const std::string exe = PERFSWEEP_EXE;
     const std::vector<std::string> args{
         "investigate",
@@ -145,7 +147,9 @@ TEST_CASE("investigate over an explicit release range: the sweep decides, no his
                             Catch::Contains("last-good=2024-05-08") &&
                             Catch::Contains("first-bad=2024-05-09"));
     const auto json = test::read_file(dir.file("reg") + "/result.json");
-    CHECK(json.rfind("{\"kind\":\"investigate\",\"verdict\":\"regression\",", 0) == 0);
+    CHECK(json.rfind("{\n  \"kind\": \"investigate\",\n  \"format_version\": 2,\n  \"verdict\": "
+                     "\"regression\",",
+                     0) == 0);
     CHECK_THAT(test::read_file(dir.file("reg") + "/report.md"),
                Catch::Contains("MLUPS fell 6.9 % (577.0 → 537.0) between nightly 2024-05-08 and "
                                "2024-05-09"));

@@ -1,7 +1,9 @@
+#include "adapters/process/containment.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "app/run_point.hpp"
+#include "support/child_exec.hpp"
 #include "support/env_guard.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
@@ -9,9 +11,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -59,6 +67,20 @@ bool process_gone(long pid) {
     std::string content((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
     auto close = content.rfind(')');
     return close != std::string::npos && content.size() > close + 2 && content[close + 2] == 'Z';
+}
+
+/// Field 22 of /proc/PID/stat (start time in clock ticks after boot).
+std::string start_time(pid_t pid) {
+    const auto stat = test::read_file("/proc/" + std::to_string(pid) + "/stat");
+    std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+    std::string field;
+    for (int i = 3; i <= 22; ++i)
+        rest >> field;
+    return field;
+}
+
+std::string fs_read_link(const std::string& path) {
+    return std::filesystem::read_symlink(path).string();
 }
 
 } // namespace
@@ -399,4 +421,206 @@ TEST_CASE("the measuring loop runs over a runtime strategy of the caller's choic
     CHECK(m[0].image == "img-2023-08-24");
     CHECK(rt->prepared == std::vector<std::string>{"img-2023-08-24"});
     CHECK_THAT(test::read_file(m[0].log), Catch::Contains("runtime=custom image=img-2023-08-24"));
+}
+
+TEST_CASE("memory does not grow with the benchmark's output", "[runner][none][output]") {
+    // The real binary twice: a benchmark printing one line, and one printing 40 MiB on one line,
+    // 100,000 lines of noise, then the metric. Their peak RSS (the child's ru_maxrss, which covers
+    // its reaped children: sh, head, tr, yes) differs by far less than the output: perfsweep
+    // keeps none of it. Before streaming it held the whole log at least twice (+80 MiB here).
+    // The time this takes is not measured here: bench_run_output does that for 1 GiB.
+    test::TempDir dir{"perfsweep-big-output"};
+    const std::string noise = "noise line of a chatty benchmark ..............................";
+    const std::string big = "sh -c \"head -c 41943040 /dev/zero | tr '\\\\0' x; echo; yes '" +
+                            noise + "' | head -n 100000; echo 'MLUPS: 7'\"";
+    const auto logs = dir.file("logs");
+    auto peak_mib = [&](const std::string& label, const std::string& cmd) {
+        const pid_t pid = ::fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            // Under ASan, freed chunks would otherwise stay resident in its quarantine.
+            const char* asan = std::getenv("ASAN_OPTIONS");
+            const std::string opts = std::string(asan ? asan : "") + ":quarantine_size_mb=1";
+            ::setenv("ASAN_OPTIONS", opts.c_str(), 1);
+            test::exec_perfsweep({"run", "--runtime", "none", "--env-probe", "none", "--label",
+                                  label, "--test", cmd, "--logs", logs});
+        }
+        int status = 0;
+        rusage usage{};
+        REQUIRE(::wait4(pid, &status, 0, &usage) == pid);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+        return static_cast<double>(usage.ru_maxrss) / 1024;
+    };
+    const double small = peak_mib("small", "echo 'MLUPS: 7'");
+    const double large = peak_mib("big", big);
+    const auto log = logs + "/big/run-1.log";
+    REQUIRE(std::filesystem::exists(log));
+    const std::uintmax_t expected = 41943040 + 1 + 100000ull * (noise.size() + 1) + 9;
+    CHECK(std::filesystem::file_size(log) == expected); // every byte logged
+    INFO("peak RSS " << large << " MiB for " << expected / (1024 * 1024)
+                     << " MiB of output; with one line of output " << small << " MiB");
+    CHECK(large - small < 16);
+}
+
+TEST_CASE("the log never holds a known secret, even split across reads", "[runner][none]") {
+    Fixture f;
+    const std::string secret = "ghs_split_across_reads_0123456789";
+    test::EnvGuard token("GITHUB_TOKEN", secret);
+    // The secret is printed in two pieces with a pause between them (two pipe reads), after
+    // 100 KiB of output (the masker holds back only a possible secret's start).
+    const auto s = f.script(
+        "leak.sh", "head -c 102400 /dev/zero | tr '\\0' y; echo\nprintf 'token=ghs_split_acr'\n"
+                   "sleep 0.3\nprintf 'oss_reads_0123456789 end\\n'\necho 'MLUPS: 3'\n");
+    auto m = f.run(f.config("bash " + s));
+    CHECK(m.status == core::Status::ok);
+    const auto log = test::read_file(m.log);
+    CHECK(log.find("ghs_split") == std::string::npos);
+    CHECK(log.find("token=*** end") != std::string::npos);
+    CHECK(log.size() == 102400 + 1 + std::string("token=*** end\nMLUPS: 3\n").size());
+}
+
+TEST_CASE("cgroup v2 location from mountinfo and /proc/self/cgroup", "[runner][cgroup]") {
+    using adapters::locate_cgroup2;
+    const std::string hybrid =
+        "31 30 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+        "40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n";
+    CHECK(locate_cgroup2(hybrid, "4:memory:/x\n0::/\n").dir == "/sys/fs/cgroup/unified");
+    const std::string unified =
+        "25 1 0:22 / /sys/fs/cgroup rw,nosuid shared:9 - cgroup2 cgroup2 rw,nsdelegate\n";
+    CHECK(locate_cgroup2(unified, "0::/system.slice/runner.service\n").dir ==
+          "/sys/fs/cgroup/system.slice/runner.service");
+    // A container's cgroup namespace mounts its own part of the tree at the root.
+    const std::string ns = "700 600 0:30 /docker/abc /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n";
+    CHECK(locate_cgroup2(ns, "0::/docker/abc/sub\n").dir == "/sys/fs/cgroup/sub");
+    const auto v1 =
+        locate_cgroup2("31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", "4:cpu:/\n");
+    CHECK(v1.dir.empty());
+    CHECK_THAT(v1.why_not, Catch::Contains("no cgroup v2"));
+    const auto none = locate_cgroup2(hybrid.substr(0, hybrid.find('\n') + 1), "0::/a\n");
+    CHECK(none.dir.empty());
+    CHECK_THAT(none.why_not, Catch::Contains("no cgroup2 mount"));
+}
+
+TEST_CASE("a process that leaves the group and clears its environment dies with a timed-out run "
+          "where cgroups are usable",
+          "[runner][none][cgroup]") {
+    const auto where = adapters::containment();
+    Fixture f;
+    const auto pidfile = f.dir.file("escaped.pid");
+    const auto s =
+        f.script("escape.sh", "setsid env -i sh -c 'trap \"\" TERM; echo $$ > " + pidfile +
+                                  "; exec sleep 300' &\n"
+                                  "echo \"cgroup=$PERFSWEEP_CGROUP\"\n"
+                                  "sleep 300\n");
+    auto c = f.config("bash " + s);
+    c.timeout_s = 1;
+    c.grace_s = 0.2;
+    auto m = f.run(c);
+    CHECK(m.status == core::Status::timeout);
+    for (int i = 0; i < 200 && test::read_file(pidfile).empty(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const long escaped = std::stol(test::read_file(pidfile));
+    const auto log = test::read_file(m.log);
+    if (where.cgroup_base.empty()) {
+        // The fallback: the group and the cookie cannot reach it. Said, and cleaned up here.
+        CHECK_THAT(log, Catch::Contains("cgroup=\n"));
+        WARN("SKIPPED (no usable cgroup v2 here: " << where.why_not << ")");
+        ::kill(static_cast<pid_t>(escaped), SIGKILL);
+        return;
+    }
+    CHECK_THAT(log, Catch::Contains("cgroup=" + where.cgroup_base + "/perfsweep-"));
+    for (int i = 0; i < 100 && !process_gone(escaped); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(process_gone(escaped));
+    if (!process_gone(escaped))
+        ::kill(static_cast<pid_t>(escaped), SIGKILL);
+}
+
+TEST_CASE("PERFSWEEP_CGROUPS=off falls back to the process group and the cookie, and says so",
+          "[runner][none][cgroup]") {
+    // One spawn: the setting is read once per process. (With cgroups on, the test above checks
+    // PERFSWEEP_CGROUP in the run's environment in this process.)
+    test::TempDir dir{"perfsweep-cgroups-off"};
+    const auto logs = dir.file("logs");
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        ::setenv("PERFSWEEP_CGROUPS", "off", 1);
+        test::exec_perfsweep({"run", "--runtime", "none", "--env-probe", "none", "--label", "off",
+                              "--test", "sh -c 'echo cgroup=$PERFSWEEP_CGROUP; echo MLUPS: 1'",
+                              "--logs", logs});
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK_THAT(test::read_file(logs + "/off/run-1.log"), Catch::StartsWith("cgroup=\n"));
+}
+
+TEST_CASE(
+    "a run claimed by a process that died mid-way is ended by the next scan, a zombie is dead",
+    "[runner][containment]") {
+    // A perfsweep and its guard killed together: the guard may have claimed the run (renamed its
+    // registry entry) before it died, and in a container whose init does not reap, it is a
+    // zombie. The next perfsweep must treat it as dead and end the run itself.
+    const auto where = adapters::containment();
+    REQUIRE_FALSE(where.registry.empty());
+    const std::string cookie = "claim-test-" + std::to_string(::getpid());
+    const pid_t run = ::fork(); // the run: sleeps with the cookie in its environment
+    REQUIRE(run >= 0);
+    if (run == 0) {
+        ::setenv("PERFSWEEP_RUN_COOKIE", cookie.c_str(), 1);
+        ::execlp("sleep", "sleep", "300", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    const pid_t owner = ::fork(); // its perfsweep: gone (exited and reaped)
+    REQUIRE(owner >= 0);
+    if (owner == 0)
+        ::_exit(0);
+    const auto owner_start = start_time(owner);
+    ::waitpid(owner, nullptr, 0);
+    const pid_t claimer = ::fork(); // its guard: a zombie (exited, not reaped yet)
+    REQUIRE(claimer >= 0);
+    if (claimer == 0)
+        ::_exit(0);
+    const auto claimer_start = start_time(claimer);
+    for (int i = 0; i < 100 && !process_gone(claimer); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::string boot = test::read_file("/proc/sys/kernel/random/boot_id");
+    boot = boot.substr(0, boot.find('\n')) + "@" + fs_read_link("/proc/self/ns/pid");
+    const std::string id = std::to_string(owner) + "-" + owner_start + "-1";
+    const std::string entry = std::string("perfsweep-run-1") + '\0' + boot + '\0' +
+                              std::to_string(owner) + '\0' + owner_start + '\0' + cookie + '\0' +
+                              "" + '\0';
+    const std::string claimed = where.registry + "/.claimed-" + std::to_string(claimer) + "-" +
+                                claimer_start + "-run-" + id;
+    std::ofstream(claimed, std::ios::binary) << entry;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto report = adapters::end_orphaned_runs();
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ::waitpid(claimer, nullptr, 0);
+    CHECK(report.runs >= 1);
+    CHECK(took < 10);
+    CHECK_FALSE(std::filesystem::exists(claimed));
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < 200 && !ended; ++i) {
+        ended = ::waitpid(run, &status, WNOHANG) == run;
+        if (!ended)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(ended);
+    if (!ended) {
+        ::kill(run, SIGKILL);
+        ::waitpid(run, &status, 0);
+    } else
+        CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
 }

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <regex>
 
 using namespace perfsweep;
 
@@ -108,8 +109,11 @@ TEST_CASE("slurm: the srun command line carries pyxis, GPU and user options", "[
     p.values = {{"date", "2023-08-24"}};
     auto m = runner.run_points({p});
     CHECK(m[0].status == core::Status::ok);
-    CHECK(test::read_file(args) == "-N1\n-n1\n--job-name=perfsweep\n--time=3\n--gpus=1\n"
-                                   "--container-image=nvcr.io#nvidia/jax:2023-08-24\n"
-                                   "--container-mounts=/data:/data\n--container-workdir=/work\n"
-                                   "--partition=gpu\necho\nMLUPS: 3\n");
+    // The job name is unique per step (scancel --name ends exactly it if perfsweep is killed).
+    const std::regex job("--job-name=perfsweep-[0-9]+-[0-9]+\n");
+    CHECK(std::regex_replace(test::read_file(args), job, "--job-name=perfsweep-ID\n") ==
+          "-N1\n-n1\n--job-name=perfsweep-ID\n--time=3\n--gpus=1\n"
+          "--container-image=nvcr.io#nvidia/jax:2023-08-24\n"
+          "--container-mounts=/data:/data\n--container-workdir=/work\n"
+          "--partition=gpu\necho\nMLUPS: 3\n");
 }

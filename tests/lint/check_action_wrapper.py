@@ -9,6 +9,8 @@ the real `perfsweep run --runtime none` on a hostile template and label.
 """
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -121,14 +123,34 @@ def main():
                    "state-dir": "/state dir", "gpus": "0,1,2,3", "extra-args": "--any-parent\n--max-time=2h"})
         check(p.returncode == 0, f"repos: rc {p.returncode} {p.stderr!r}")
         check(c.argv() == ["investigate", "--repo=jax=/src/jax", "--repo=xla=/src/x la",
-                           "--mount=/w s/examples/jax:/bench:ro", "--gpus=0,1,2,3", "--state=/state dir", "--threshold=0.05",
+                           "--mount=/w s/examples/jax:/bench:ro", "--gpus=0,1,2,3", "--state=/state dir", "--threshold=5%",
                            "--fail-on-regression", "--comment", "--any-parent", "--max-time=2h"],
               f"repos/threshold argv {c.argv()!r}")
         check("exit-code=0\n" in c.output(), f"exit-code output missing: {c.output()!r}")
 
+        # 2-nightly. The scheduled job's inputs: today's point, the sticky issue's title, labels
+        #     and closing; alert-threshold passes as written (perfsweep knows the direction a
+        #     ratio like 150% needs).
+        p = c.run({"mode": "investigate", "record": "today", "comment-on-alert": "true", "commits-probe": "cat /opt/m f.yaml",
+                   "issue-title": "MLUPS fell; see `report`", "issue-labels": "perf\n  nightly gpu \n",
+                   "close-issue-on-recovery": "true", "alert-threshold": "150%", "to-commit": "true"})
+        check(p.returncode == 0 and c.argv() == ["investigate", "--commits-probe=cat /opt/m f.yaml", "--new-issue=MLUPS fell; see `report`",
+                                                 "--issue-label=perf", "--issue-label=nightly gpu", "--record=today",
+                                                 "--threshold=150%", "--comment", "--close-on-recovery", "--to-commit"],
+              f"nightly argv {c.argv() if p.returncode == 0 else p.stderr!r}")
+        for thr in ("1.5x", "0.05", "5%", "200%"):
+            p = c.run({"mode": "detect", "alert-threshold": thr})
+            check(p.returncode == 0 and c.argv() == ["detect", "--threshold=" + thr], f"threshold {thr}: {p.stderr!r}")
+        p = c.run({"mode": "investigate", "timeout": "1h30m"})
+        check(p.returncode == 0 and c.argv() == ["investigate", "--timeout=1h30m"],
+              f"timeout 1h30m: {p.stderr!r}")
+        p = c.run({"mode": "investigate", "close-issue-on-recovery": "false", "record": "2024-02-29"})
+        check(p.returncode == 0 and c.argv() == ["investigate", "--record=2024-02-29"],
+              f"record date/close false argv {c.argv() if p.returncode == 0 else p.stderr!r}")
+
         # 2a. check: metric | exit-code becomes --mode (investigate and run only).
         p = c.run({"mode": "investigate", "check": "exit-code", "repeats": "6"})
-        check(p.returncode == 0 and c.argv() == ["investigate", "--repeats=6", "--mode=exit-code"],
+        check(p.returncode == 0 and c.argv() == ["investigate", "--repeats=6", "--check=exit-code"],
               f"check argv {c.argv() if p.returncode == 0 else p.stderr!r}")
 
         # 2b. --config is a main-app option (CLI11 2.1 reads config files there only): it comes
@@ -157,7 +179,14 @@ def main():
                              ({"mode": "investigate", "repeats": "-1"}, "'repeats'"),
                              ({"mode": "investigate", "fail-on-alert": "yes"}, "'fail-on-alert'"),
                              ({"mode": "investigate", "check": "exitcode"}, "'check'"),
-                             ({"mode": "detect", "check": "exit-code"}, "'check'")):
+                             ({"mode": "detect", "check": "exit-code"}, "'check'"),
+                             ({"mode": "investigate", "record": "yesterday"}, "'record'"),
+                             ({"mode": "investigate", "alert-threshold": "5 %"}, "'alert-threshold'"),
+                             ({"mode": "detect", "record": "today"}, "'record'"),
+                             ({"mode": "detect", "issue-title": "x"}, "'issue-title'"),
+                             ({"mode": "run", "commits-probe": "cat x"}, "'commits-probe'"),
+                             ({"mode": "investigate", "to-commit": "yes"}, "'to-commit'"),
+                             ({"mode": "investigate", "close-issue-on-recovery": "1"}, "'close-issue-on-recovery'")):
             p = c.run(inputs)
             check(p.returncode == 2, f"{inputs}: rc {p.returncode}, expected 2")
             check(name in p.stderr, f"{inputs}: stderr {p.stderr!r} does not name {name}")
@@ -179,6 +208,64 @@ def main():
         check(p.returncode == 0 and c.output() == f"path={c.fake}\n", f"build.sh prebuilt: {p.returncode} {c.output()!r} {p.stderr!r}")
         p = c.run({"perfsweep-path": c.fake + "\n::add-mask::x"}, script="build.sh")
         check(p.returncode == 2 and c.output() == "", f"build.sh bad path: {p.returncode} {c.output()!r}")
+
+        # 6a. build.sh without a prebuilt binary, against a stand-in action checkout whose
+        #     .ci/install-deps and a `cmake` on PATH record their calls: a cached binary that runs
+        #     is used as is (no package installed, nothing built); otherwise packages are installed
+        #     only for the build, a Release build is made, and a runner that cannot install
+        #     packages gets an error that says so.
+        act = os.path.join(tmp, "act")
+        os.makedirs(os.path.join(act, ".ci"), exist_ok=True)
+        fakebin = os.path.join(tmp, "fakebin")
+        os.makedirs(fakebin, exist_ok=True)
+        calls = os.path.join(tmp, "calls")
+        with open(os.path.join(act, ".ci", "install-deps"), "w") as fh:
+            fh.write('#!/bin/sh\necho "install-deps $*" >> %s\nexit "${FAKE_DEPS_RC:-0}"\n' % calls)
+        with open(os.path.join(fakebin, "cmake"), "w") as fh:
+            # configure records its argv; --build "copies" the fake perfsweep into the build dir
+            fh.write('#!/bin/sh\necho "cmake $*" >> %s\nif [ "$1" = --build ]; then cp %s "$2/perfsweep"; fi\n'
+                     % (calls, c.fake))
+        os.chmod(os.path.join(fakebin, "cmake"), 0o755)
+        bin_dir = os.path.join(tmp, "bin")
+
+        def build(extra=None, deps_rc=0):
+            if os.path.exists(calls):
+                os.remove(calls)
+            env = {"PERFSWEEP_ACTION_PATH": act, "PERFSWEEP_BIN_DIR": bin_dir,
+                   "PERFSWEEP_BUILD_DIR": os.path.join(tmp, "bdir"), "FAKE_DEPS_RC": str(deps_rc),
+                   "PATH": fakebin + ":" + os.environ.get("PATH", "/usr/bin:/bin")}
+            env.update(extra or {})
+            p = c.run({}, script="build.sh", extra_env=env)
+            done = open(calls).read() if os.path.exists(calls) else ""
+            return p, done
+
+        os.makedirs(os.path.join(tmp, "bdir"), exist_ok=True)
+        p, done = build()
+        check(p.returncode == 0 and c.output() == f"path={bin_dir}/perfsweep\n",
+              f"build.sh fresh build: {p.returncode} {c.output()!r} {p.stderr!r}")
+        if shutil.which("dpkg-query"):
+            check("install-deps --build-only" in done, f"build.sh fresh build: packages not checked: {done!r}")
+        check("-DCMAKE_BUILD_TYPE=Release" in done and "--target perfsweep" in done,
+              f"build.sh fresh build: not a Release build of perfsweep: {done!r}")
+        p, done = build()
+        check(p.returncode == 0 and done == "" and "cached" in p.stdout,
+              f"build.sh cache hit: installed or built something: {done!r} {p.stdout!r} {p.stderr!r}")
+        with open(os.path.join(bin_dir, "perfsweep"), "w") as fh:  # a cached binary that cannot run
+            fh.write("#!/bin/sh\nexit 127\n")
+        p, done = build()
+        check(p.returncode == 0 and "--target perfsweep" in done and "does not run" in p.stdout,
+              f"build.sh broken cache: not rebuilt: {done!r} {p.stdout!r}")
+        if shutil.which("dpkg-query"):
+            os.remove(os.path.join(bin_dir, "perfsweep"))
+            p, done = build(deps_rc=3)
+            check(p.returncode == 3 and "no password-less sudo" in p.stderr and "cmake" not in done,
+                  f"build.sh without sudo: {p.returncode} {p.stderr!r} {done!r}")
+            p, done = build({"PERFSWEEP_IN_INSTALL_DEPS": "false"}, deps_rc=1)
+            check(p.returncode == 3 and "install-deps is false" in p.stderr and
+                  "install-deps --build-only --check" in done and "cmake" not in done,
+                  f"build.sh install-deps false, packages missing: {p.returncode} {p.stderr!r} {done!r}")
+        p, done = build({"PERFSWEEP_IN_INSTALL_DEPS": "maybe"})
+        check(p.returncode == 2 and "'install-deps'" in p.stderr, f"build.sh bad install-deps: {p.stderr!r}")
 
         # 7. cache-key.sh: deterministic, changes with the sources, safe characters only.
         def key(root):
@@ -229,11 +316,41 @@ def main():
             print("check_action_wrapper: no perfsweep with a `run` subcommand given; the real-binary "
                   "check is skipped")
 
+        # 9. Every flag run.sh can pass to a mode is one that mode's `--help` lists under that
+        #    name (a flag renamed in perfsweep fails here, not in a user's nightly job).
+        if real:
+            for mode, flag in wrapper_flags():
+                # Only the option list: an old name, still accepted, is listed after "Old names".
+                helps.setdefault(mode, subprocess.run([real, mode, "--help"], capture_output=True,
+                                                      text=True).stdout.split("Old names")[0])
+                check(re.search(r"(^|[\s,])" + re.escape(flag) + r"\b(?!-)", helps[mode], re.M),
+                      f"run.sh passes {flag} to `perfsweep {mode}`, whose --help does not list it")
+
     print("check_action_wrapper:", "failed" if failures else "ok", f"({len(failures)} failures)")
     return 1 if failures else 0
 
 
 REAL_PERFSWEEP = ""
+helps = {}
+
+
+def wrapper_flags():
+    """(mode, flag) for every flag action/run.sh can pass: `opt INPUT --flag` and `lines INPUT
+    --flag` for each mode that accepts INPUT, and the literal flags it adds (threshold, the
+    investigate switches)."""
+    with open(os.path.join(ROOT, "action", "run.sh"), encoding="utf-8") as fh:
+        text = fh.read()
+    block = re.search(r"declare -A accepts=\((.*?)\n\)", text, re.S).group(1)
+    accepts = {m: set(v.split()) for m, v in re.findall(r"\[([a-z]+)\]=\"([^\"]*)\"", block)}
+    out = set()
+    for name, flag in re.findall(r"^(?:opt|lines) ([a-z-]+) (--[a-z-]+)", text, re.M):
+        if name == "config":
+            continue  # a main-app option, before the subcommand
+        out |= {(mode, flag) for mode, names in accepts.items() if name in names}
+    out |= {(mode, "--threshold") for mode, names in accepts.items() if "alert-threshold" in names}
+    invest = re.search(r'if \[ "\$mode" = investigate \]; then(.*?)\nfi', text, re.S).group(1)
+    out |= {("investigate", f) for f in re.findall(r'args\+=\("(--[a-z-]+)"\)', invest)}
+    return sorted(out)
 
 if __name__ == "__main__":
     if "--root" in sys.argv:

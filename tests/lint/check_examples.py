@@ -73,9 +73,11 @@ else:
     print("check_examples: JAX not installed; the tiny CPU run is skipped (run on a GPU host)")
 
 # The issue-annotation workflow: the untrusted trigger is decided by `perfsweep issue-request`
-# (tests/suites/test_suite_issue_requests.cpp runs it against hostile bodies and authors) on a
-# GitHub-hosted runner with only `issues: write`; the GPU job needs its `accepted` output and reads
-# only the validated values. No inline parser is left to drift from perfsweep's.
+# (tests/suites/test_suite_issue_requests.cpp runs it against hostile bodies and authors) in a job
+# with only `issues: write`, started only for OWNER/MEMBER/COLLABORATOR authors, on the same
+# self-hosted runner as the GPU job (where the cached binary is: answering a comment compiles
+# nothing); the GPU job needs its `accepted` output and reads only the validated values. No inline
+# parser is left to drift from perfsweep's.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_workflows  # noqa: E402
 
@@ -84,7 +86,13 @@ with open(os.path.join(ROOT, "examples", "workflows", "issue-annotate.yml"), enc
 jobs = wf["jobs"]
 check(set(jobs) == {"request", "investigate"}, f"issue-annotate jobs: {sorted(jobs)}")
 req = jobs.get("request", {})
-check(req.get("runs-on") == "ubuntu-latest", "the request job must not run on the GPU runner")
+check(req.get("runs-on") == jobs.get("investigate", {}).get("runs-on") and
+      "ubuntu" not in str(req.get("runs-on")),
+      "the request job must run where the GPU job runs (no perfsweep build on a hosted runner)")
+cond = " ".join(str(req.get("if", "")).split())
+for who in ("github.event.issue.author_association", "github.event.comment.author_association"):
+    check(who in cond and '["OWNER","MEMBER","COLLABORATOR"]' in cond,
+          f"request job: {who} must be filtered to OWNER/MEMBER/COLLABORATOR in its if:")
 check(req.get("permissions") == {"contents": "read", "issues": "write"},
       f"request job permissions: {req.get('permissions')}")
 steps = [s for s in req.get("steps", []) if s.get("id") == "request"]

@@ -383,7 +383,7 @@ TEST_CASE("corrupt input: every case is a clear error or a documented skip, hist
         {"config: unknown key",
          {"--config", f("key.toml"), "daily", "--to", "2023-08-03", "--test", ok_sh},
          2,
-         {"daily.bogus", "key.toml"}},
+         {"[daily] has no key 'bogus'", "key.toml"}},
         {"config: broken section",
          {"--config", f("section.toml"), "daily", "--to", "2023-08-03", "--test", ok_sh},
          2,

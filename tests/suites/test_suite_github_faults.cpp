@@ -229,14 +229,23 @@ public:
                                   std::to_string(f.times) + "," + f.fault->fields + "}]");
         const std::string body_file = m_dir.file("body-" + std::to_string(id) + ".md");
         write_file(body_file, report);
-        std::vector<std::string> argv = {
-            "timeout",     "-k",      "5",      std::to_string(k_hang_after_s),
-            PERFSWEEP_EXE, "comment", "--repo", repo,
-            "--body-file", body_file, "--key",  "nightly"};
+        std::vector<std::string> argv = {"timeout",
+                                         "-k",
+                                         "5",
+                                         std::to_string(k_hang_after_s),
+                                         PERFSWEEP_EXE,
+                                         "comment",
+                                         "--github-repo",
+                                         repo,
+                                         "--body-file",
+                                         body_file,
+                                         "--key",
+                                         "nightly"};
         if (f.kind == FlowKind::comment_create || f.kind == FlowKind::comment_update) {
             argv.insert(argv.end(), {"--pr", "5"});
         } else {
-            argv.insert(argv.end(), {"--new-issue", "Perf regression", "--label", "perfsweep"});
+            argv.insert(argv.end(),
+                        {"--new-issue", "Perf regression", "--issue-label", "perfsweep"});
         }
         const auto r = spawn_capture(
             argv, environment_with(

@@ -244,10 +244,10 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
     for (std::size_t i = 0; i < H.size(); ++i) {
         const std::string out = sb.dir.file("out.txt");
         write_file(out, H[i] + "\nMLUPS: 499\n" + H[(i + 1) % H.size()] + "\n");
-        auto r =
-            run_perfsweep({"record", "--history", history, "--metric", "MLUPS", "--label", H[i],
-                           "--output-file", out, "--benchmark", "bench " + H[(i + 3) % H.size()]},
-                          sb.env());
+        auto r = run_perfsweep({"record", "--history", history, "--metric", "MLUPS", "--label",
+                                H[i], "--benchmark-output", out, "--benchmark",
+                                "bench " + H[(i + 3) % H.size()]},
+                               sb.env());
         INFO("record #" << i << " " << r.err.substr(0, 2000));
         CHECK((r.exit_code == 0 || r.exit_code == 2));
         audit(sb, t, "record #" + std::to_string(i), r, none);
@@ -269,7 +269,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
                  {"detect", "--history", sb.dir.file("missing") + H[i]},
                  {"investigate", "--history", history, "--from", H[i], "--to", "2023-08-01"},
                  {"report", "--input", H[i]},
-                 {"comment", "--repo", H[i], "--issue", "1", "--body-file", bench},
+                 {"comment", "--github-repo", H[i], "--issue", "1", "--body-file", bench},
                  {"hourly", "--repo", "x=" + H[i], "--from", "2023-08-24T00:00:00Z", "--to",
                   "2023-08-24T02:00:00Z", "--plan"}}) {
             if (!full && variant++ % 3 != i % 3)
@@ -336,7 +336,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
                                              "--build",
                                              "true",
                                              "--to-commit",
-                                             "--logs-dir",
+                                             "--logs",
                                              sb.dir.file("hlogs"),
                                              "--metric",
                                              "MLUPS"};
@@ -351,7 +351,10 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
         }
         CHECK(read_file(result).find("Merge branch") != std::string::npos);
         for (const char* fmt : {"markdown", "json"}) {
-            auto r = run_perfsweep({"report", "--input", result, "--format", fmt}, sb.env());
+            std::vector<std::string> args = {"report", "--input", result};
+            if (std::string(fmt) == "json")
+                args.push_back("--json");
+            auto r = run_perfsweep(args, sb.env());
             CHECK(r.exit_code == 0);
             audit(sb, t, std::string("report hourly ") + fmt, r, none,
                   {std::string(fmt) == "markdown" ? r.out : ""});
@@ -486,12 +489,13 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
                                                "GITHUB_TOKEN=tok-user",
                                                "PERFSWEEP_GITHUB_BACKOFF_S=0.05"};
         auto c1 = run_perfsweep(
-            {"comment", "--repo", "acme/lbm", "--issue", "5", "--body-file", report}, sb.env(genv));
+            {"comment", "--github-repo", "acme/lbm", "--issue", "5", "--body-file", report},
+            sb.env(genv));
         CHECK(c1.exit_code == 0);
         const std::string state = gh.control("state");
         audit(sb, t, "comment", c1, {"comment-url", "number"}, {}, {"tok-user"});
-        auto c2 = run_perfsweep({"comment", "--repo", "acme/lbm", "--new-issue", bench_name,
-                                 "--label", "perf", "--body-file", report},
+        auto c2 = run_perfsweep({"comment", "--github-repo", "acme/lbm", "--new-issue", bench_name,
+                                 "--issue-label", "perf", "--body-file", report},
                                 sb.env(genv));
         CHECK(c2.exit_code == 0);
         audit(sb, t, "comment --new-issue", c2, {"comment-url", "number"}, {}, {"tok-user"});
@@ -500,7 +504,7 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
                               R"("},"comment":{"body":")" + esc(bench_name) +
                               R"("},"repository":{"full_name":"acme/lbm"}})");
         auto c3 = run_perfsweep(
-            {"comment", "--repo", "acme/lbm", "--body-file", report},
+            {"comment", "--github-repo", "acme/lbm", "--body-file", report},
             sb.env({"GITHUB_API_URL=" + gh.url(), "GITHUB_TOKEN=tok-user",
                     "GITHUB_EVENT_PATH=" + event, "GITHUB_EVENT_NAME=issue_comment"}));
         CHECK(c3.exit_code == 0);

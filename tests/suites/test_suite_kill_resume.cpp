@@ -443,7 +443,7 @@ struct HourlyWorld {
                 "--json",
                 "--state",
                 dir.file("state"),
-                "--logs-dir",
+                "--logs",
                 dir.file("logs"),
                 "--build",
                 "sh " + dir.file("build.sh") + " {path:core} {path:lib} {commit:core} " + artifact +

@@ -165,7 +165,7 @@ TEST_CASE("secrets: no command prints, logs, stores or posts the token", "[suite
         {"probe: benchmark prints its environment",
          with({"probe", "--test", leak, "--reference", "500", "--repeats", "2"}, bench)},
         {"probe: exit-code mode, failing benchmark",
-         with({"probe", "--mode", "exit-code", "--test", leak_fail}, bench)},
+         with({"probe", "--check", "exit-code", "--test", leak_fail}, bench)},
         {"issue-request: refused (no author), comment with --token-env",
          {"issue-request", "--event", f("event.json"), "--event-name", "issues", "--token-env",
           "MY_TOKEN"},

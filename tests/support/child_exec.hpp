@@ -1,6 +1,8 @@
 #pragma once
 // For tests that fork perfsweep themselves (to kill or signal it at a chosen moment).
 
+#include "support/temp_dir.hpp"
+
 #include <unistd.h>
 
 #include <string>
@@ -8,17 +10,10 @@
 
 namespace perfsweep::test {
 
-/// In a forked child: replace the process with the built perfsweep running `args`; exit 127 when
-/// that fails. Never returns.
+/// In a forked child: run perfsweep with `args` (see run_perfsweep: exec-free unless
+/// PERFSWEEP_TEST_EXEC=1) and exit with its status. Never returns.
 [[noreturn]] inline void exec_perfsweep(const std::vector<std::string>& args) {
-    std::vector<std::string> argv{PERFSWEEP_EXE};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> cargv;
-    for (auto& s : argv)
-        cargv.push_back(s.data());
-    cargv.push_back(nullptr);
-    ::execv(cargv[0], cargv.data());
-    ::_exit(127);
+    become_perfsweep(args);
 }
 
 } // namespace perfsweep::test

@@ -1,11 +1,21 @@
 #include "support/temp_dir.hpp"
 
+#include "main.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <random>
 #include <stdexcept>
@@ -68,11 +78,38 @@ std::string drain(int fd) {
 }
 } // namespace
 
-CommandResult run_command(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                          const std::string& input) {
+namespace {
+
+// Exec semantics for a child that does not exec: handled signals back to their defaults, nothing
+// blocked, no alternate signal stack (Catch installs handlers and a sigaltstack in the test
+// process).
+void reset_signals_as_exec_would() {
+    for (int sig = 1; sig < NSIG; ++sig) {
+        struct sigaction sa {};
+        if (::sigaction(sig, nullptr, &sa) == 0 && sa.sa_handler != SIG_DFL &&
+            sa.sa_handler != SIG_IGN)
+            ::signal(sig, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    stack_t ss{};
+    ss.ss_flags = SS_DISABLE;
+    ::sigaltstack(&ss, nullptr);
+}
+
+// Fork; in the child wire stdin/stdout/stderr to pipes, add `env` and call `child` (which never
+// returns); in the parent feed `input`, collect both streams and wait.
+template <typename Child>
+CommandResult run_child(const std::vector<std::string>& env, const std::string& input,
+                        Child child) {
     int in_pipe[2], out_pipe[2], err_pipe[2];
     if (::pipe(in_pipe) || ::pipe(out_pipe) || ::pipe(err_pipe))
         throw std::runtime_error("pipe failed");
+    // Buffered test output must not be flushed a second time by a child that does not exec.
+    std::fflush(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
     pid_t pid = ::fork();
     if (pid < 0)
         throw std::runtime_error("fork failed");
@@ -84,12 +121,7 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::vecto
             ::close(fd);
         for (const auto& kv : env)
             ::putenv(const_cast<char*>(kv.c_str()));
-        std::vector<char*> args;
-        for (const auto& a : argv)
-            args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        ::execvp(args[0], args.data());
-        ::_exit(127);
+        child();
     }
     ::close(in_pipe[0]);
     ::close(out_pipe[1]);
@@ -115,11 +147,60 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::vecto
     return r;
 }
 
-CommandResult run_perfsweep(const std::vector<std::string>& args,
-                            const std::vector<std::string>& env, const std::string& input) {
+std::vector<char*> c_argv(const std::vector<std::string>& argv) {
+    std::vector<char*> args;
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    return args;
+}
+
+} // namespace
+
+CommandResult run_command(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                          const std::string& input) {
+    return run_child(env, input, [&] {
+        auto args = c_argv(argv);
+        ::execvp(args[0], args.data());
+        ::_exit(127);
+    });
+}
+
+bool perfsweep_runs_exec() {
+    const char* v = std::getenv("PERFSWEEP_TEST_EXEC");
+    return v && std::string(v) == "1";
+}
+
+[[noreturn]] void become_perfsweep(const std::vector<std::string>& args) {
     std::vector<std::string> argv{PERFSWEEP_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
-    return run_command(argv, env, input);
+    auto cargs = c_argv(argv);
+    if (perfsweep_runs_exec()) {
+        ::execv(cargs[0], cargs.data());
+        ::_exit(127);
+    }
+    reset_signals_as_exec_would();
+    // The process name exec would give (/proc/PID/comm): tests find perfsweep by it.
+    const std::string exe = PERFSWEEP_EXE;
+    ::prctl(PR_SET_NAME, exe.substr(exe.rfind('/') + 1).c_str(), 0, 0, 0);
+    // A program this process starts as /proc/self/exe (the demo's benchmark) runs as perfsweep.
+    ::setenv("PERFSWEEP_TEST_BINARY_RUNS_CLI", "1", 1);
+    int rc = perfsweep_main(static_cast<int>(argv.size()), cargs.data());
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+#if defined(__SANITIZE_ADDRESS__)
+    // What exit() of the real binary would do under ASan: a leak check, exit status 23 on a leak
+    // (LeakSanitizer's default), so the exec-free children keep leak detection.
+    if (__lsan_do_recoverable_leak_check() != 0)
+        rc = 23;
+#endif
+    ::_exit(rc);
+}
+
+CommandResult run_perfsweep(const std::vector<std::string>& args,
+                            const std::vector<std::string>& env, const std::string& input) {
+    return run_child(env, input, [&] { become_perfsweep(args); });
 }
 
 } // namespace perfsweep::test

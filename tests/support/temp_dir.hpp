@@ -39,9 +39,16 @@ struct CommandResult {
 /// Run `argv` (no shell) with extra environment `env` ("K=V"), optional stdin text; capture output.
 CommandResult run_command(const std::vector<std::string>& argv,
                           const std::vector<std::string>& env = {}, const std::string& input = "");
-/// Run the built perfsweep binary with `args`.
+/// Run perfsweep with `args`: in a forked child that calls perfsweep_main() without exec (the
+/// whole program, minus the cost of starting a 200 MB sanitized binary), or the built binary itself
+/// when PERFSWEEP_TEST_EXEC=1.
 CommandResult run_perfsweep(const std::vector<std::string>& args,
                             const std::vector<std::string>& env = {},
                             const std::string& input = "");
+
+/// In a forked child: run perfsweep with `args` as run_perfsweep does, then exit with its status.
+[[noreturn]] void become_perfsweep(const std::vector<std::string>& args);
+/// Whether PERFSWEEP_TEST_EXEC=1 asks for the built binary instead of an exec-free child.
+bool perfsweep_runs_exec();
 
 } // namespace perfsweep::test

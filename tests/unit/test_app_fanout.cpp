@@ -27,3 +27,17 @@ TEST_CASE("spread_evenly keeps both ends and spaces the points evenly", "[fanout
             }
         }
 }
+
+TEST_CASE("the matrix is one compact JSON line with every string escaped", "[fanout]") {
+    using perfsweep::app::MatrixEntry;
+    CHECK(perfsweep::app::matrix_json({}) == R"({"include":[]})");
+    const std::vector<MatrixEntry> entries = {
+        {{"label", "2023-08-24"}, {"date", "2023-08-24"}, {"image", "ghcr.io/nvidia/jax:x"}},
+        {{"label", "a\"b\\c\nd\x01"}, {"date", "bad\xff"}}};
+    CHECK(
+        perfsweep::app::matrix_json(entries) ==
+        R"({"include":[{"label":"2023-08-24","date":"2023-08-24","image":"ghcr.io/nvidia/jax:x"},)"
+        R"({"label":"a\"b\\c\nd\u0001","date":"bad)"
+        "\xef\xbf\xbd"
+        R"("}]})");
+}

@@ -125,7 +125,7 @@ TEST_CASE("pass/fail planner: a deterministic failure from index k is found with
             REQUIRE(r.boundaries.size() == 1);
             CHECK(r.boundaries[0].last_before == std::size_t(k - 1));
             CHECK(r.boundaries[0].first_after == std::size_t(k));
-            CHECK(r.boundaries[0].kind == BoundaryKind::regression);
+            CHECK(r.boundaries[0].kind == ChangeKind::regression);
             CHECK(r.boundaries[0].old_level == 0);
             CHECK(r.boundaries[0].new_level == 1);
             CHECK(r.boundaries[0].relative_change == 1);
@@ -179,13 +179,13 @@ TEST_CASE("pass/fail planner: a 30 % flaky failure from index k is found with re
         total_runs += runs;
         bool hit = false;
         for (const auto& b : r.boundaries) {
-            if (b.kind == BoundaryKind::regression && b.first_after >= k && b.last_before < k + 3) {
+            if (b.kind == ChangeKind::regression && b.first_after >= k && b.last_before < k + 3) {
                 hit = true;
                 exact += b.last_before + 1 == k && b.first_after == k;
                 CHECK(b.old_level == 0);
                 CHECK(b.new_level > 0.1);
                 CHECK(b.new_level < 0.5);
-            } else if (b.kind != BoundaryKind::unknown)
+            } else if (b.kind != ChangeKind::unknown)
                 ++wrong;
         }
         found += hit;

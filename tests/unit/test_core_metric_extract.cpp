@@ -28,3 +28,65 @@ TEST_CASE("a custom regex with one group", "[core][metric]") {
     auto ex = extract_metric("throughput=12.5 it/s\n", R"(throughput=([0-9.]+))");
     CHECK(ex.values == std::vector<double>{12.5});
 }
+
+TEST_CASE("metric stream: any chunking gives the whole-text result", "[core][metric][stream]") {
+    const auto re = default_metric_regex("MLUPS");
+    const std::string out =
+        "warmup\r\n\x1b[1;32mMLUPS:\x1b[0m 577.30\n10%|###\r100%|###\rMLUPS: 5.771e2"
+        "\nnoise MLUPS:3\nlast MLUPS: 9";
+    const auto whole = extract_metric(out, re);
+    REQUIRE(whole.values == std::vector<double>{577.30, 577.1, 3, 9});
+    for (std::size_t step : {1u, 2u, 3u, 7u, 64u}) {
+        MetricStream s(re);
+        for (std::size_t i = 0; i < out.size(); i += step)
+            s.feed(std::string_view(out).substr(i, step));
+        const auto ex = s.finish();
+        CHECK(ex.values == whole.values);
+        CHECK(ex.reason == whole.reason);
+    }
+    // A failure names the same line however the text arrives.
+    MetricStream bad(re);
+    bad.feed("a\nb\nMLU");
+    bad.feed("PS: nan\n");
+    const auto ex = bad.finish();
+    CHECK(ex.values.empty());
+    CHECK(ex.reason.find("line 3") != std::string::npos);
+}
+
+TEST_CASE("metric stream: a huge line costs bounded memory and the next line is still read",
+          "[core][metric][stream]") {
+    MetricStream s(default_metric_regex("MLUPS"));
+    const std::string chunk(1 << 20, 'x');
+    for (int i = 0; i < 64; ++i) // 64 MiB without a line break
+        s.feed(chunk);
+    s.feed("\nMLUPS: 42\n");
+    const auto ex = s.finish();
+    CHECK(ex.values == std::vector<double>{42});
+}
+
+TEST_CASE("metric stream: an unterminated colour code hides no later line",
+          "[core][metric][stream]") {
+    // strip_ansi skips an OSC sequence up to its BEL: per segment, it cannot swallow the rest.
+    const auto ex =
+        extract_metric("\x1b]0;title without bell\nMLUPS: 7\n", default_metric_regex("MLUPS"));
+    CHECK(ex.values == std::vector<double>{7});
+}
+
+TEST_CASE("required literal of a regex: only what every match must contain",
+          "[core][metric][stream]") {
+    CHECK(required_literal(default_metric_regex("MLUPS")) == "MLUPS:");
+    CHECK(required_literal(default_metric_regex("a.b")) == "a.b:");
+    CHECK(required_literal(R"(throughput=([0-9.]+))") == "throughput=");
+    CHECK(required_literal(R"(steps?/s: ([0-9.]+))") == "step");
+    CHECK(required_literal(R"(ab*c([0-9]))") == "a");
+    CHECK(required_literal(R"(x|y([0-9]))").empty());
+    CHECK(required_literal(R"(ab[|]c([0-9]))") == "ab");  // a '|' in a class or group is no
+    CHECK(required_literal(R"(t=(a|b)([0-9]))") == "t="); // alternation of the whole pattern
+    CHECK(required_literal(R"(t\|u([0-9]))") == "t|u");
+    CHECK(required_literal(R"(\d+ ms([0-9]))").empty());
+    CHECK(required_literal(R"((?:a|b)([0-9]))").empty());
+    CHECK(required_literal(R"(^MLUPS: ([0-9]))").empty());
+    // The literal filter never changes what a regex finds.
+    const std::string out = "steps/s: 12\nstep/s: 13\nstep: 1\n";
+    CHECK(extract_metric(out, R"(steps?/s: ([0-9.]+))").values == std::vector<double>{12, 13});
+}

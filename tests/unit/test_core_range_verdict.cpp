@@ -7,7 +7,7 @@ using namespace perfsweep::core;
 namespace {
 
 // A finished sweep over 2024-05-01 .. 2024-05-05 with `ok` measured points and `kinds` boundaries.
-DailyResult sweep(int ok, const std::vector<BoundaryKind>& kinds, bool complete = true) {
+DailyResult sweep(int ok, const std::vector<ChangeKind>& kinds, bool complete = true) {
     DailyResult d;
     d.from = "2024-05-01";
     d.to = "2024-05-05";
@@ -29,11 +29,11 @@ DailyResult sweep(int ok, const std::vector<BoundaryKind>& kinds, bool complete 
 } // namespace
 
 TEST_CASE("an explicit range's sweep decides the verdict", "[core][investigate]") {
-    auto v = range_verdict(sweep(3, {BoundaryKind::improvement, BoundaryKind::regression}));
+    auto v = range_verdict(sweep(3, {ChangeKind::improvement, ChangeKind::regression}));
     CHECK(v.verdict == Verdict::regression);
     CHECK(v.reason == "1 regression boundary between nightlies 2024-05-01 .. 2024-05-05");
     // An undecided boundary, a stopped sweep or too few points never read as "no regression".
-    v = range_verdict(sweep(3, {BoundaryKind::unknown, BoundaryKind::unknown}));
+    v = range_verdict(sweep(3, {ChangeKind::unknown, ChangeKind::unknown}));
     CHECK(v.verdict == Verdict::inconclusive);
     CHECK(v.reason.rfind("2 undecided boundaries", 0) == 0);
     v = range_verdict(sweep(3, {}, false));
@@ -42,7 +42,7 @@ TEST_CASE("an explicit range's sweep decides the verdict", "[core][investigate]"
     v = range_verdict(sweep(1, {}));
     CHECK(v.verdict == Verdict::inconclusive);
     CHECK(v.reason.rfind("1 nightly measured", 0) == 0);
-    CHECK(range_verdict(sweep(3, {BoundaryKind::improvement})).verdict == Verdict::improvement);
+    CHECK(range_verdict(sweep(3, {ChangeKind::improvement})).verdict == Verdict::improvement);
     v = range_verdict(sweep(2, {}));
     CHECK(v.verdict == Verdict::no_regression);
     CHECK(v.reason == "no level change between the 2 measured nightlies 2024-05-01 .. 2024-05-05");

@@ -159,7 +159,7 @@ TEST_CASE("a source search finds the step, skips a state that does not build, an
     CHECK(b->last_before == 11);
     CHECK(b->first_after == 13);
     CHECK(b->broken_between == std::vector<std::size_t>{12});
-    CHECK(b->kind == BoundaryKind::regression);
+    CHECK(b->kind == ChangeKind::regression);
     CHECK(once.spend().builds <= 8);
     // Killed after 3 builds, then resumed from the events so far: the same result, the same spend.
     SourceBook first;

@@ -105,7 +105,7 @@ TEST_CASE("a boundary across a broken day is a range listing it", "[core][sweep]
     CHECK(r.boundaries[0].last_before == 9);
     CHECK(r.boundaries[0].first_after == 11);
     CHECK(r.boundaries[0].broken_between == std::vector<std::size_t>{10});
-    CHECK(r.boundaries[0].kind == BoundaryKind::regression);
+    CHECK(r.boundaries[0].kind == ChangeKind::regression);
     CHECK(r.boundaries[0].relative_change == Approx(-0.1).margin(0.01));
     CHECK(r.complete);
 }
@@ -142,7 +142,7 @@ TEST_CASE("an undecided point gets doubled repeats up to the cap, then stays unk
     CHECK(plan.point(1).values.size() == 6);
     auto res = plan.result();
     REQUIRE(res.boundaries.size() == 1);
-    CHECK(res.boundaries[0].kind == BoundaryKind::unknown);
+    CHECK(res.boundaries[0].kind == ChangeKind::unknown);
 }
 
 TEST_CASE("the run budget stops the sweep and the result says so", "[core][sweep]") {
@@ -239,12 +239,12 @@ TEST_CASE("kind follows the metric direction", "[core][sweep]") {
     s.direction = Direction::lower_is_better; // e.g. seconds: higher is worse
     auto r = simulate_sweep(s, SweepOptions{}, 5);
     REQUIRE(r.boundaries.size() == 1);
-    CHECK(r.boundaries[0].kind == BoundaryKind::regression);
+    CHECK(r.boundaries[0].kind == ChangeKind::regression);
     CHECK(r.boundaries[0].first_after == 12);
     s.direction = Direction::higher_is_better;
     r = simulate_sweep(s, SweepOptions{}, 5);
     REQUIRE(r.boundaries.size() == 1);
-    CHECK(r.boundaries[0].kind == BoundaryKind::improvement);
+    CHECK(r.boundaries[0].kind == ChangeKind::improvement);
     CHECK(r.boundaries[0].relative_change == Approx(0.08).margin(0.01));
 }
 
@@ -276,7 +276,7 @@ TEST_CASE("repeats by need: a 3 % step with 0.04 % noise takes one run per date"
         REQUIRE(r.boundaries.size() == 1);
         CHECK(r.boundaries[0].last_before == 30);
         CHECK(r.boundaries[0].first_after == 31);
-        CHECK(r.boundaries[0].kind == BoundaryKind::regression);
+        CHECK(r.boundaries[0].kind == ChangeKind::regression);
         long measured = 0;
         for (const auto& p : r.points) {
             CHECK(p.values.size() <= 1);

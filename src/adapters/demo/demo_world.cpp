@@ -1,7 +1,7 @@
 #include "adapters/demo/demo_world.hpp"
 
 #include "adapters/git/git_handles.hpp"
-#include "core/demo_script.hpp"
+#include "core/demo/script.hpp"
 #include "util/error.hpp"
 
 #include <climits>

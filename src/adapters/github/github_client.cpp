@@ -1,5 +1,6 @@
 #include "adapters/github/github_client.hpp"
 
+#include "adapters/compat/library_compat.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -79,6 +80,10 @@ ports::HostIssue to_issue(const rapidjson::Value& v) {
     i.title = str_field(v, "title");
     i.body = str_field(v, "body");
     i.url = str_field(v, "html_url");
+    i.state = str_field(v, "state");
+    auto u = v.FindMember("user");
+    if (u != v.MemberEnd() && u->value.IsObject())
+        i.author = str_field(u->value, "login");
     return i;
 }
 
@@ -170,7 +175,8 @@ HttpReply GitHubClient::perform(const std::string& method, const std::string& ur
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(m_opt.connect_timeout_s * 1000));
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L); // the token must not follow redirects
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (compat::restrict_to_http(c) != CURLE_OK)     // fail closed: never send the token elsewhere
+        throw_infra("libcurl: cannot restrict requests to http and https");
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply.body);
@@ -347,10 +353,13 @@ ports::HostComment GitHubClient::update_comment(const std::string& repo, long lo
     return to_comment(d);
 }
 
-std::vector<ports::HostIssue> GitHubClient::list_open_issues(const std::string& repo,
-                                                             const std::string& label) {
+std::vector<ports::HostIssue> GitHubClient::list_issues(const std::string& repo,
+                                                        const std::string& label,
+                                                        const std::string& state) {
     check_repo_name(repo, "--repo");
-    std::string url = m_opt.api_url + "/repos/" + repo + "/issues?state=open&per_page=100";
+    if (state != "open" && state != "closed" && state != "all")
+        throw_usage("issue state '" + state + "': expected open, closed or all");
+    std::string url = m_opt.api_url + "/repos/" + repo + "/issues?state=" + state + "&per_page=100";
     if (!label.empty()) {
         std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> c(curl_easy_init(), curl_easy_cleanup);
         char* esc = curl_easy_escape(c.get(), label.c_str(), static_cast<int>(label.size()));
@@ -395,6 +404,31 @@ std::optional<ports::HostIssue> GitHubClient::create_issue(const std::string& re
     auto d = parse_created(r->body);
     if (!d.IsObject() || int_field(d, "number") == 0)
         return std::nullopt; // created, but the reply is unreadable: the caller re-lists
+    return to_issue(d);
+}
+
+ports::HostIssue GitHubClient::update_issue(const std::string& repo, long long number,
+                                            const ports::IssueUpdate& update) {
+    check_repo_name(repo, "--repo");
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    auto field = [&w](const char* key, const std::optional<std::string>& v) {
+        if (!v)
+            return;
+        w.Key(key);
+        w.String(v->c_str(), static_cast<rapidjson::SizeType>(v->size()));
+    };
+    field("body", update.body);
+    field("state", update.state);
+    field("state_reason", update.state_reason);
+    w.EndObject();
+    // PATCH with full values is idempotent: retried like a read.
+    const std::string path = "/repos/" + repo + "/issues/" + std::to_string(number);
+    auto r = request("PATCH", m_opt.api_url + path, buf.GetString(), true);
+    auto d = parse(r->body, "PATCH " + path);
+    if (!d.IsObject())
+        throw_infra("GitHub API PATCH " + path + ": expected a JSON object");
     return to_issue(d);
 }
 

@@ -4,6 +4,7 @@
 
 #include "ports/clock.hpp"
 #include "ports/code_host.hpp"
+#include "util/version.hpp"
 
 #include <map>
 #include <memory>
@@ -15,7 +16,7 @@ namespace perfsweep::adapters {
 struct GitHubOptions {
     std::string api_url = "https://api.github.com"; ///< GITHUB_API_URL (GHES: https://HOST/api/v3)
     std::string token;                              ///< never printed
-    std::string user_agent = "perfsweep/0.1.0";
+    std::string user_agent = "perfsweep/" + std::string(util::version());
     double timeout_s = 60; ///< per request
     double connect_timeout_s = 10;
     int max_attempts = 5;    ///< per request, for retryable failures
@@ -44,8 +45,10 @@ public:
                                                      const std::string& body) override;
     ports::HostComment update_comment(const std::string& repo, long long id,
                                       const std::string& body) override;
-    std::vector<ports::HostIssue> list_open_issues(const std::string& repo,
-                                                   const std::string& label) override;
+    std::vector<ports::HostIssue> list_issues(const std::string& repo, const std::string& label,
+                                              const std::string& state) override;
+    ports::HostIssue update_issue(const std::string& repo, long long number,
+                                  const ports::IssueUpdate& update) override;
     std::optional<ports::HostIssue> create_issue(const std::string& repo, const std::string& title,
                                                  const std::string& body,
                                                  const std::vector<std::string>& labels) override;

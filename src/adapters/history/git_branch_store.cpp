@@ -1,5 +1,6 @@
 #include "adapters/history/git_branch_store.hpp"
 
+#include "adapters/compat/library_compat.hpp"
 #include "adapters/git/git_handles.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "util/error.hpp"
@@ -106,11 +107,10 @@ bool is_git_history_spec(const std::string& spec) {
 GitHistorySpec parse_git_history_spec(const std::string& spec, const std::string& start_dir) {
     GitHistorySpec s;
     auto valid_branch = [&](const std::string& b) {
-        int valid = 0;
         git_libgit2_init();
-        const int rc = git_reference_name_is_valid(&valid, ("refs/heads/" + b).c_str());
+        const bool valid = compat::reference_name_is_valid("refs/heads/" + b);
         git_libgit2_shutdown();
-        if (b.empty() || rc < 0 || !valid)
+        if (b.empty() || !valid)
             throw_usage("--history '" + strip_userinfo(spec) + "': '" + b +
                         "' is not a valid branch name");
     };

@@ -1,5 +1,6 @@
 #include "adapters/process/process.hpp"
 
+#include "adapters/process/containment.hpp"
 #include "adapters/process/secrets.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -20,10 +22,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <mutex>
-#include <set>
 #include <thread>
 
 extern char** environ;
@@ -37,7 +35,15 @@ std::array<std::atomic<pid_t>, k_slots> g_groups{};
 std::atomic<int> g_interrupted{0};
 
 extern "C" void on_interrupt(int sig) {
-    if (g_interrupted.exchange(sig) != 0) { // a second Ctrl-C: stop now, without cleanup
+    if (g_interrupted.exchange(sig) != 0) {
+        // A second Ctrl-C: stop now. Running groups get SIGKILL first (a benchmark that ignores
+        // the SIGTERM of the first one must not outlive us); the guard ends the rest (escaped
+        // processes, cgroups, containers) when this process is gone.
+        for (auto& slot : g_groups) {
+            const pid_t p = slot.load();
+            if (p > 0)
+                ::kill(-p, SIGKILL);
+        }
         ::signal(sig, SIG_DFL);
         ::raise(sig);
         return;
@@ -58,10 +64,15 @@ int register_group(pid_t pid) {
     return -1;
 }
 
+void unregister_group(int slot) {
+    if (slot >= 0)
+        g_groups[static_cast<size_t>(slot)].store(0);
+}
+
 // Every child gets a unique cookie in its environment (as Jenkins' process-tree killer does with
 // BUILD_ID): a descendant that left the process group (setsid, a double-forked daemon) still
-// inherits it, so a /proc scan finds it when the run must die (timeout, interruption). Nested
-// perfsweep runs append their own cookie to the list.
+// inherits it, so a /proc scan finds it when the run must die (timeout, interruption, perfsweep
+// killed). Nested perfsweep runs append their own cookie to the list.
 constexpr const char* k_cookie_name = "PERFSWEEP_RUN_COOKIE";
 std::atomic<unsigned long> g_cookie_counter{0};
 
@@ -70,49 +81,7 @@ std::string new_cookie() {
            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
-// Processes (other than this one) whose environment's cookie list holds `cookie`.
-std::vector<pid_t> cookie_holders(const std::string& cookie) {
-    std::vector<pid_t> out;
-    const std::string prefix = std::string(k_cookie_name) + "=";
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
-         it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
-            continue;
-        const pid_t pid = static_cast<pid_t>(std::stol(name));
-        if (pid == ::getpid())
-            continue;
-        std::ifstream in(it->path() / "environ", std::ios::binary);
-        if (!in) // gone, or another user's process
-            continue;
-        std::string entry;
-        while (std::getline(in, entry, '\0')) {
-            if (entry.compare(0, prefix.size(), prefix) != 0)
-                continue;
-            for (const auto& c : util::split(entry.substr(prefix.size()), ','))
-                if (c == cookie)
-                    out.push_back(pid);
-            break;
-        }
-    }
-    return out;
-}
-
-// Send `sig` to every holder of `cookie`; true when there was one.
-bool signal_cookie_holders(const std::string& cookie, int sig) {
-    const auto pids = cookie_holders(cookie);
-    for (pid_t p : pids)
-        ::kill(p, sig);
-    return !pids.empty();
-}
-
-void unregister_group(int slot) {
-    if (slot >= 0)
-        g_groups[static_cast<size_t>(slot)].store(0);
-}
-
-std::string find_program(const std::string& name, const std::string& path_var) {
+std::string find_program_on(const std::string& name, const std::string& path_var) {
     if (name.find('/') != std::string::npos)
         return name;
     size_t start = 0;
@@ -133,6 +102,53 @@ std::string find_program(const std::string& name, const std::string& path_var) {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Where a run's output goes: masked, then to the log file and the caller's callback.
+class OutputSink {
+public:
+    OutputSink(int log_fd, const std::function<void(std::string_view)>& callback)
+        : m_fd(log_fd), m_callback(callback), m_masker(secret_values()) {}
+    void take(std::string_view chunk) { emit(m_masker.feed(chunk)); }
+    void finish() { emit(m_masker.finish()); }
+    bool log_failed() const { return m_log_failed; }
+
+private:
+    void emit(const std::string& text) {
+        if (text.empty())
+            return;
+        for (std::size_t done = 0; m_fd >= 0 && !m_log_failed && done < text.size();) {
+            const ssize_t w = ::write(m_fd, text.data() + done, text.size() - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                m_log_failed = true;
+            else
+                done += static_cast<std::size_t>(w);
+        }
+        if (m_callback)
+            m_callback(text);
+    }
+    int m_fd;
+    const std::function<void(std::string_view)>& m_callback;
+    SecretStream m_masker;
+    bool m_log_failed = false;
+};
+
+/// Read what is in the pipe now (non-blocking), at most `max_reads` reads (a fast writer must
+/// not starve the timeout check); false at end of file.
+bool drain(int fd, OutputSink& sink, char* buf, std::size_t cap, int max_reads = 32) {
+    for (int reads = 0; reads < max_reads; ++reads) {
+        const ssize_t n = ::read(fd, buf, cap);
+        if (n > 0) {
+            sink.take(std::string_view(buf, static_cast<std::size_t>(n)));
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        return n < 0; // EAGAIN: open, nothing now; 0: end of file
+    }
+    return true;
 }
 
 } // namespace
@@ -160,11 +176,27 @@ ProcessResult run_process(const ProcessSpec& spec) {
         auto& list = env[k_cookie_name];
         list = list.empty() ? cookie : list + "," + cookie;
     }
-    const std::string program = find_program(spec.argv[0], env.count("PATH") ? env["PATH"] : "");
+    const std::string path_var = env.count("PATH") ? env["PATH"] : "";
+    const std::string program = find_program_on(spec.argv[0], path_var);
     if (program.empty()) {
         r.error = "'" + spec.argv[0] + "' not found on PATH";
         return r;
     }
+    std::vector<std::string> cleanup = spec.cleanup;
+    if (!cleanup.empty()) {
+        cleanup[0] = find_program_on(cleanup[0], path_var);
+        if (cleanup[0].empty())
+            cleanup.clear();
+        else
+            cleanup[0] = std::filesystem::absolute(cleanup[0]).string();
+    }
+    // Recorded before the child exists: whatever kills perfsweep from now on, the guard (or the
+    // next perfsweep) finds this run.
+    RunContainment run(cookie, cleanup);
+    if (!run.cgroup().empty())
+        env["PERFSWEEP_CGROUP"] = run.cgroup();
+    else
+        env.erase("PERFSWEEP_CGROUP");
     std::vector<std::string> env_strings;
     for (const auto& [k, v] : env)
         env_strings.push_back(k + "=" + v);
@@ -177,32 +209,61 @@ ProcessResult run_process(const ProcessSpec& spec) {
         argv.push_back(a.data());
     argv.push_back(nullptr);
 
-    const std::string log = spec.log_path.empty() ? "/dev/null" : spec.log_path;
-    int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (log_fd < 0) {
-        r.error = "cannot open log file '" + log + "': " + std::strerror(errno);
-        return r;
+    // Output goes through a pipe to this process, which masks secrets and writes the log (and
+    // hands it to on_output): nothing of it is held in memory here.
+    const bool piped = !spec.log_path.empty() || static_cast<bool>(spec.on_output);
+    int log_fd = -1;
+    if (!spec.log_path.empty()) {
+        log_fd = ::open(spec.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (log_fd < 0) {
+            r.error = "cannot open log file '" + spec.log_path + "': " + std::strerror(errno);
+            return r;
+        }
     }
-    int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    int err_pipe[2];
-    if (null_fd < 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    int out_pipe[2] = {-1, -1};
+    int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    int err_pipe[2] = {-1, -1};
+    auto close_all = [&] {
+        for (int fd : {log_fd, null_fd, err_pipe[0], err_pipe[1], out_pipe[0], out_pipe[1]})
+            if (fd >= 0)
+                ::close(fd);
+    };
+    if (null_fd < 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0 ||
+        (piped && ::pipe2(out_pipe, O_CLOEXEC) != 0)) {
         r.error = std::string("cannot create pipe: ") + std::strerror(errno);
-        ::close(log_fd);
-        if (null_fd >= 0)
-            ::close(null_fd);
+        close_all();
         return r;
     }
+    if (piped)
+        (void)::fcntl(out_pipe[0], F_SETPIPE_SZ, 1 << 20); // fewer wake-ups for chatty output
+    const int out_fd = piped ? out_pipe[1] : null_fd;
+    const int join_fd = run.join_fd();
     const char* workdir = spec.workdir.empty() ? nullptr : spec.workdir.c_str();
+    const pid_t parent = ::getpid();
     pid_t pid = ::fork();
     if (pid < 0) {
         r.error = std::string("fork failed: ") + std::strerror(errno);
-        for (int fd : {log_fd, null_fd, err_pipe[0], err_pipe[1]})
-            ::close(fd);
+        close_all();
         return r;
     }
     if (pid == 0) {
         // Child: async-signal-safe calls only.
         ::setpgid(0, 0);
+        // Dies with perfsweep (SIGKILL when the thread that started it is gone).
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        if (::getppid() != parent)
+            ::_exit(127);
+        if (join_fd >= 0 && ::write(join_fd, "0", 1) != 1) {
+            int code[2] = {2, errno};
+            ssize_t ignored = ::write(err_pipe[1], code, sizeof code);
+            (void)ignored;
+            for (char** e = envp.data(); *e; ++e) // it runs without a cgroup: say so
+                if (std::strncmp(*e, "PERFSWEEP_CGROUP=", 17) == 0) {
+                    for (char** m = e; *m; ++m)
+                        m[0] = m[1];
+                    break;
+                }
+        }
         struct sigaction dfl {};
         dfl.sa_handler = SIG_DFL;
         ::sigaction(SIGINT, &dfl, nullptr);
@@ -212,8 +273,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
         ::sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
         ::dup2(null_fd, 0);
-        ::dup2(log_fd, 1);
-        ::dup2(log_fd, 2);
+        ::dup2(out_fd, 1);
+        ::dup2(out_fd, 2);
         int step = 0;
         if (workdir && ::chdir(workdir) != 0)
             step = 1;
@@ -226,27 +287,45 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     ::setpgid(pid, pid);
     const int slot = spec.ignore_interrupt ? -1 : register_group(pid);
-    for (int fd : {log_fd, null_fd, err_pipe[1]})
-        ::close(fd);
-    int code[2] = {0, 0};
-    ssize_t n;
-    do
-        n = ::read(err_pipe[0], code, sizeof code);
-    while (n < 0 && errno == EINTR);
-    ::close(err_pipe[0]);
-    r.started = n <= 0;
-    if (!r.started)
+    ::close(err_pipe[1]);
+    err_pipe[1] = -1;
+    if (out_pipe[1] >= 0) {
+        ::close(out_pipe[1]);
+        out_pipe[1] = -1;
+    }
+    r.started = true;
+    for (;;) { // records until exec closes the pipe: {2, errno} cgroup, {0|1, errno} no exec
+        int code[2] = {0, 0};
+        ssize_t n;
+        do
+            n = ::read(err_pipe[0], code, sizeof code);
+        while (n < 0 && errno == EINTR);
+        if (n != static_cast<ssize_t>(sizeof code))
+            break;
+        if (code[0] == 2) {
+            run.join_failed(code[1]);
+            continue;
+        }
+        r.started = false;
         r.error = code[0] == 1 ? "cannot enter working directory '" + spec.workdir +
                                      "': " + std::strerror(code[1])
                                : "cannot execute '" + program + "': " + std::strerror(code[1]);
+    }
+    ::close(err_pipe[0]);
+    err_pipe[0] = -1;
 
-    // Wait without reaping (WNOWAIT keeps the pid, hence the group id, reserved), killing the
-    // group on timeout or interruption.
+    OutputSink sink(log_fd, spec.on_output);
+    std::vector<char> buf(piped ? 64 * 1024 : 0);
+    int out_rd = out_pipe[0];
+    if (out_rd >= 0)
+        (void)::fcntl(out_rd, F_SETFL, ::fcntl(out_rd, F_GETFL) | O_NONBLOCK);
+
+    // Wait without reaping (WNOWAIT keeps the pid, hence the group id, reserved), reading the
+    // output and killing the group on timeout or interruption.
     bool term_sent = false;
     double term_at = 0;
-    int sleep_ms = 1;
     // A pidfd (Linux >= 5.3) becomes readable when the child exits: no polling latency for the
-    // many short runs. Without it (older kernels, seccomp), sleep with backoff.
+    // many short runs. Without it (older kernels, seccomp), poll with a short timeout.
 #ifdef SYS_pidfd_open
     const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
 #else
@@ -266,33 +345,64 @@ ProcessResult run_process(const ProcessSpec& spec) {
             r.interrupted = !spec.ignore_interrupt && g_interrupted.load() != 0;
             r.timed_out = !r.interrupted;
             ::kill(-pid, SIGTERM);
-            signal_cookie_holders(cookie, SIGTERM); // those that left the group too
+            run.signal_all(SIGTERM); // those that left the group too
             term_sent = true;
             term_at = el;
         } else if (term_sent && el - term_at > spec.grace_s) {
             ::kill(-pid, SIGKILL);
-            signal_cookie_holders(cookie, SIGKILL);
+            run.signal_all(SIGKILL);
         }
-        if (pidfd >= 0) {
-            pollfd pfd{pidfd, POLLIN, 0};
-            ::poll(&pfd, 1, 20); // a signal (SIGINT/SIGTERM) interrupts it at once
-        } else {
-            std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
-            sleep_ms = std::min(sleep_ms * 2, 20);
+        std::array<pollfd, 2> fds{};
+        nfds_t nfds = 0;
+        if (out_rd >= 0)
+            fds[nfds++] = {out_rd, POLLIN, 0};
+        if (pidfd >= 0)
+            fds[nfds++] = {pidfd, POLLIN, 0};
+        // A signal (SIGINT/SIGTERM) interrupts the poll at once; without a pidfd the timeout is
+        // the exit-detection latency.
+        ::poll(fds.data(), nfds, pidfd >= 0 ? 20 : 5);
+        if (out_rd >= 0 && !drain(out_rd, sink, buf.data(), buf.size())) {
+            ::close(out_rd); // the child closed its output; keep waiting for its exit
+            out_rd = -1;
         }
     }
     if (pidfd >= 0)
         ::close(pidfd);
+    if (out_rd >= 0 && !drain(out_rd, sink, buf.data(), buf.size())) {
+        ::close(out_rd);
+        out_rd = -1;
+    }
     ::kill(-pid, SIGKILL); // whatever the leader left behind in its group dies with it
     // The forwarded SIGTERM may end the child before this loop sees the flag: it was still
     // interrupted (the caller must clean up, e.g. remove the run's container).
     if (!spec.ignore_interrupt && g_interrupted.load() != 0 && !r.timed_out)
         r.interrupted = true;
-    // A run that had to die (timeout, interruption) takes its escaped descendants with it; a run
-    // that ended by itself keeps them (a build tool's server, e.g. Bazel's, may serve the next).
+    // A run that had to die (timeout, interruption) takes its escaped descendants with it (its
+    // cgroup, its cookie holders); a run that ended by itself keeps them (a build tool's server,
+    // e.g. Bazel's, may serve the next).
     if (term_sent || r.interrupted)
-        for (int round = 0; round < 5 && signal_cookie_holders(cookie, SIGKILL); ++round)
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        run.kill_all(1.0);
+    else
+        run.release();
+    // Output still in the pipe, from the group just killed. A survivor that keeps the pipe open
+    // (a server started by a run that ended by itself) is read for at most half a second; later
+    // output of it is not logged.
+    if (out_rd >= 0) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+        while (std::chrono::steady_clock::now() < until) {
+            pollfd pfd{out_rd, POLLIN, 0};
+            if (::poll(&pfd, 1, 20) <= 0)
+                break;
+            if (!drain(out_rd, sink, buf.data(), buf.size()))
+                break;
+        }
+        ::close(out_rd);
+    }
+    sink.finish();
+    if (log_fd >= 0)
+        ::close(log_fd);
+    ::close(null_fd);
+    r.log_incomplete = sink.log_failed();
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -305,25 +415,19 @@ ProcessResult run_process(const ProcessSpec& spec) {
     return r;
 }
 
+std::string find_executable(const std::string& name, const std::string& path_var) {
+    return find_program_on(name, path_var);
+}
+
 Captured capture_process(ProcessSpec spec) {
-    // In $TMPDIR (the runner's scratch space), else /tmp; removed before returning.
-    const char* tmpdir = std::getenv("TMPDIR");
-    std::string path =
-        std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/perfsweep-capture-XXXXXX";
-    std::vector<char> tmpl(path.begin(), path.end());
-    tmpl.push_back('\0');
-    int fd = ::mkstemp(tmpl.data());
+    constexpr std::size_t k_cap = 16 * 1024 * 1024;
     Captured c;
-    if (fd < 0) {
-        c.result.error = std::string("cannot create a temporary file: ") + std::strerror(errno);
-        return c;
-    }
-    ::close(fd);
-    spec.log_path = tmpl.data();
+    spec.log_path.clear();
+    spec.on_output = [&c](std::string_view text) {
+        if (c.output.size() < k_cap)
+            c.output.append(text.substr(0, k_cap - c.output.size()));
+    };
     c.result = run_process(spec);
-    std::ifstream in(tmpl.data(), std::ios::binary);
-    c.output.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    ::unlink(tmpl.data());
     return c;
 }
 

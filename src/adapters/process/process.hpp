@@ -1,9 +1,12 @@
 #pragma once
-// Child processes without a shell: own process group, log file, timeout with SIGTERM then SIGKILL
-// to the whole group, exit code or signal recorded.
+// Child processes without a shell: own process group (and cgroup where one can be made), output
+// streamed through this process (secrets masked) to a log file, timeout with SIGTERM then SIGKILL
+// to the whole group, exit code or signal recorded; a child dies with perfsweep
+// (adapters/process/containment).
 
 #include "adapters/process/secrets.hpp" // callers mask what children print
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -20,21 +23,29 @@ struct ProcessSpec {
     double timeout_s = 0;                   ///< 0: no limit
     double grace_s = 5;                     ///< SIGTERM → SIGKILL delay after a timeout
     bool ignore_interrupt = false;          ///< keep running after SIGINT (cleanup commands)
+    /// Receives the output as it arrives (secrets masked), in order, in chunks of any size.
+    std::function<void(std::string_view)> on_output;
+    /// Removes what the run starts outside this machine's process tree (e.g. `docker rm -f
+    /// NAME`); run by the guard or the next perfsweep if perfsweep dies while the run is going.
+    std::vector<std::string> cleanup;
 };
 
 /// How a child ended.
 struct ProcessResult {
-    bool started = false;     ///< false: `error` says why it could not start
-    std::string error;        ///< e.g. "'foo' not found on PATH"
-    int exit_code = -1;       ///< exit status when it exited normally
-    int signal = 0;           ///< terminating signal, 0 if none
-    bool timed_out = false;   ///< killed after the timeout
-    bool interrupted = false; ///< killed because perfsweep got SIGINT/SIGTERM
-    double elapsed_s = 0;     ///< wall time
+    bool started = false;        ///< false: `error` says why it could not start
+    std::string error;           ///< e.g. "'foo' not found on PATH"
+    int exit_code = -1;          ///< exit status when it exited normally
+    int signal = 0;              ///< terminating signal, 0 if none
+    bool timed_out = false;      ///< killed after the timeout
+    bool interrupted = false;    ///< killed because perfsweep got SIGINT/SIGTERM
+    double elapsed_s = 0;        ///< wall time
+    bool log_incomplete = false; ///< writing the log failed (disk full); the output was still read
 };
 
-/// Run `spec` to completion. The child leads its own process group; when it ends (or times out)
-/// every process left in that group is killed, so no helper it spawned survives it.
+/// Run `spec` to completion. The child leads its own process group (and its own cgroup v2 where
+/// perfsweep may make one); when it ends (or times out) every process left in that group is
+/// killed, so no helper it spawned survives it. Its output is read here as it comes: memory use
+/// does not grow with it. If perfsweep dies, the child dies too (parent-death signal, guard).
 ProcessResult run_process(const ProcessSpec& spec);
 
 /// A finished child and everything it printed (stdout and stderr interleaved).
@@ -43,15 +54,21 @@ struct Captured {
     std::string output;
 };
 
-/// Run `spec` (its log_path is ignored) and return its output; for short helper commands.
+/// Run `spec` (its log_path is ignored) and return its output (the first 16 MiB); for short
+/// helper commands.
 Captured capture_process(ProcessSpec spec);
+
+/// `name` looked up on `path_var` (':'-separated) like execvp does; "" when not found. A name
+/// with a '/' is returned as is.
+std::string find_executable(const std::string& name, const std::string& path_var);
 
 /// "exit code 3", "killed by signal 11 (SIGSEGV)", "timed out after 30s", ...
 std::string describe(const ProcessResult& r, double timeout_s);
 
 /// Install (once) SIGINT/SIGTERM handlers: the first signal forwards SIGTERM to every running
 /// child group and makes `interrupted()` true, so callers can clean up (remove containers) before
-/// exiting; a second one terminates at once.
+/// exiting; a second one SIGKILLs every running group and terminates at once (the guard then ends
+/// what is left: escaped processes, cgroups, containers).
 void install_interrupt_handlers();
 
 /// The signal perfsweep received (SIGINT/SIGTERM), 0 if none.

@@ -1,5 +1,6 @@
 #include "adapters/process/process_runner.hpp"
 
+#include "adapters/process/containment.hpp"
 #include "adapters/process/env_probe.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/worker_pool.hpp"
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 namespace perfsweep::adapters {
 
@@ -49,7 +51,7 @@ std::string format_value(double v) {
     return buf;
 }
 
-constexpr size_t k_echo_limit = 256 * 1024;
+constexpr size_t k_echo_limit = 256 * 1024; ///< log tail echoed in GitHub Actions
 
 } // namespace
 
@@ -91,6 +93,20 @@ ProcessRunner::~ProcessRunner() = default;
 
 void ProcessRunner::configure() {
     install_interrupt_handlers(); // Ctrl-C must stop benchmarks and remove containers first
+    // Before anything is measured: what runs of a killed perfsweep left running (its guard was
+    // killed too) must not share the machine with ours.
+    const auto left = end_orphaned_runs();
+    if (left.runs > 0) {
+        m_progress.line(
+            "ended what " + std::to_string(left.runs) +
+            " run(s) of a killed perfsweep left behind: " + std::to_string(left.processes) +
+            " process(es), " + std::to_string(left.cleanups) + " cleanup command(s)");
+        for (const auto& d : left.details)
+            m_progress.line("  " + d);
+    }
+    if (left.waited_s > 0)
+        m_progress.line("waited " + util::format_duration(left.waited_s) +
+                        " for the guard of a killed perfsweep to end its runs");
     if (m_cfg.test_command.empty())
         throw_usage("--test is required: the benchmark command, e.g. 'python3 bench.py'");
     m_test = core::parse_command(m_cfg.test_command, "--test");
@@ -190,26 +206,38 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     launch.spec.timeout_s = m_cfg.timeout_s;
     launch.spec.grace_s = m_cfg.grace_s;
 
+    // The output streams by once: the metric is read from it and the log tail for the Actions
+    // echo is kept; nothing else of it stays in memory.
+    const bool measure = reading == Reading::metric;
+    std::optional<core::MetricStream> metric;
+    if (measure && !m_cfg.exit_code_mode)
+        metric.emplace(m_cfg.metric_regex);
+    std::string tail;
+    std::size_t total = 0;
+    launch.spec.on_output = [&](std::string_view text) {
+        total += text.size();
+        if (metric)
+            metric->feed(text);
+        if (m_cfg.echo_logs) {
+            tail.append(text);
+            if (tail.size() > 2 * k_echo_limit)
+                tail.erase(0, tail.size() - k_echo_limit);
+        }
+    };
     const auto r = run_process(launch.spec);
     out.elapsed_s = r.elapsed_s;
     out.interrupted = r.interrupted;
     if (r.timed_out || r.interrupted)
         m_runtime->after_kill(launch);
-    // Known credentials are masked in the log itself and in everything taken from it (echo,
-    // reasons), even when a benchmark found a token by other means and printed it.
-    std::string text = r.started ? read_all(log) : std::string();
-    if (std::string masked = mask_secrets(text); masked != text) {
-        std::ofstream(log, std::ios::binary | std::ios::trunc) << masked;
-        text = std::move(masked);
-    }
+    if (r.log_incomplete) // disk full: the output was still read, the log file is cut short
+        m_progress.line(title + "  warning: writing " + log + " failed; the log is incomplete");
     if (m_cfg.echo_logs && r.started) {
-        if (text.size() > k_echo_limit)
+        if (total > k_echo_limit)
             m_progress.untrusted_block(title + " (last 256 KiB; full log: " + log + ")",
-                                       std::string_view(text).substr(text.size() - k_echo_limit));
+                                       std::string_view(tail).substr(tail.size() - k_echo_limit));
         else
-            m_progress.untrusted_block(title, text);
+            m_progress.untrusted_block(title, tail);
     }
-    const bool measure = reading == Reading::metric;
     if (!r.started) {
         out.status = core::Status::failed;
         out.reason = r.error;
@@ -236,8 +264,8 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     } else if (r.interrupted || r.signal != 0 || r.exit_code != 0) {
         out.status = core::Status::failed;
         out.reason = describe(r, m_cfg.timeout_s);
-    } else if (measure) {
-        auto ex = core::extract_metric(text, m_cfg.metric_regex);
+    } else if (metric) {
+        auto ex = metric->finish();
         if (ex.values.empty() || !ex.reason.empty()) {
             out.status = core::Status::failed;
             out.reason = mask_secrets(ex.reason);

@@ -1,8 +1,8 @@
 #pragma once
 // The measuring loop over a runtime strategy (adapters/process/runtime): for each point it
 // prepares the image, runs warmups and repeats as child processes, enforces the timeout, reads
-// the metric (or the exit status) from each run's output, reports progress, and spreads points
-// over the GPU pool. PointRunner and Builder for every runtime.
+// the metric (or the exit status) from each run's output as it streams by, reports progress, and
+// spreads points over the GPU pool. PointRunner and Builder for every runtime.
 
 #include "adapters/process/runtime.hpp"
 #include "core/command_template.hpp"

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 
 namespace perfsweep::adapters {
@@ -35,6 +36,16 @@ std::string container_name(const std::string& kind) {
     }
     return "perfsweep-" + kind + "-" + std::to_string(::getpid()) + "-" + std::to_string(random) +
            "-" + std::to_string(++seq);
+}
+
+/// `argv` with its program resolved on $PATH (the guard runs it without a PATH search); empty when
+/// the program is not found.
+std::vector<std::string> resolved(std::vector<std::string> argv) {
+    const char* path = std::getenv("PATH");
+    argv[0] = find_executable(argv[0], path ? path : "");
+    if (argv[0].empty())
+        return {};
+    return argv;
 }
 
 /// Run a cleanup command that must finish even after Ctrl-C (container removal).
@@ -204,6 +215,7 @@ Launch FreshContainerRuntime::wrap(const Invocation& inv) {
     l.fresh_container = container_name("run");
     const auto& engine = m_images.engine();
     l.spec.argv = {engine, "run", "--rm", "--name", l.fresh_container};
+    l.spec.cleanup = {engine, "rm", "-f", l.fresh_container};
     std::vector<std::string> gpu;
     if (!m_gpus.empty())
         gpu.push_back(m_gpus[inv.worker]);
@@ -228,7 +240,7 @@ KeptContainerRuntime::KeptContainerRuntime(const ports::RunnerConfig& config)
 KeptContainerRuntime::~KeptContainerRuntime() {
     // Before m_images removes the image it runs. A destructor never throws: best effort.
     try {
-        remove_container();
+        remove_container(true);
     } catch (...) {
     }
 }
@@ -250,6 +262,9 @@ Readiness KeptContainerRuntime::prepare(const std::string& image) {
         return r;
     const std::string name = container_name("kept");
     const auto& engine = m_images.engine();
+    // Recorded before it exists: if perfsweep dies from now on, the container goes too.
+    m_record = std::make_unique<RunContainment>(std::string(), resolved({engine, "rm", "-f", name}),
+                                                false);
     ProcessSpec s;
     s.timeout_s = 300;
     s.argv = {engine, "run", "-d", "--name", name};
@@ -259,6 +274,7 @@ Readiness KeptContainerRuntime::prepare(const std::string& image) {
     auto c = capture_process(s);
     if (!c.result.started || c.result.exit_code != 0) {
         cleanup({engine, "rm", "-f", name}); // it may exist half-started: remove it by name
+        m_record.reset();
         r.status = core::Status::failed;
         r.reason = "cannot start a container from " + image + " (" +
                    describe(c.result, s.timeout_s) + "): " + first_line(c.output);
@@ -293,18 +309,23 @@ Launch KeptContainerRuntime::wrap(const Invocation& inv) {
 }
 
 void KeptContainerRuntime::after_kill(const Launch& /*launch*/) {
-    remove_container(); // the exec'd process may still run inside: replace the container
+    // The exec'd process may still run inside (exec does not forward signals): force-remove the
+    // container; the next point starts a new one.
+    remove_container(false);
 }
 
-void KeptContainerRuntime::remove_container() {
+void KeptContainerRuntime::remove_container(bool graceful) {
     std::string name;
+    std::unique_ptr<RunContainment> record;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         name.swap(m_container);
+        record.swap(m_record);
     }
     if (name.empty())
         return;
-    cleanup({m_images.engine(), "stop", "-t", "10", name});
+    if (graceful)
+        cleanup({m_images.engine(), "stop", "-t", "10", name});
     cleanup({m_images.engine(), "rm", "-f", name});
 }
 
@@ -320,7 +341,10 @@ Launch SlurmRuntime::wrap(const Invocation& inv) {
     Launch l;
     l.spec.env = inv.env;
     auto& a = l.spec.argv;
-    a = {"srun", "-N1", "-n1", "--job-name=perfsweep"};
+    static std::atomic<unsigned> seq{0};
+    const std::string job = "perfsweep-" + std::to_string(::getpid()) + "-" + std::to_string(++seq);
+    a = {"srun", "-N1", "-n1", "--job-name=" + job};
+    l.spec.cleanup = {"scancel", "--quiet", "--name=" + job};
     const long minutes = static_cast<long>(std::ceil((m_cfg.timeout_s + m_cfg.grace_s) / 60));
     a.push_back("--time=" + std::to_string(minutes + 1));
     if (!m_cfg.gpus.empty())

@@ -5,6 +5,7 @@
 // containers; repeats, timeouts and metric extraction belong to the measuring loop
 // (adapters/process/process_runner).
 
+#include "adapters/process/containment.hpp"
 #include "adapters/process/process.hpp"
 #include "core/model.hpp"
 #include "ports/runner_config.hpp"
@@ -116,7 +117,8 @@ private:
 };
 
 /// A fresh container per command: `ENGINE run --rm --name perfsweep-run-… [GPU] [-v] [-e] [-w]
-/// IMAGE argv…`; after a kill the container is `rm -f`'d.
+/// IMAGE argv…`; after a kill the container is `rm -f`'d (by the guard or the next perfsweep
+/// when perfsweep itself was killed).
 class FreshContainerRuntime final : public Runtime {
 public:
     /// Uses `config.runtime` (the engine), `gpus`, `mounts`, `workdir`, `keep_images`, `timeout_s`.
@@ -135,7 +137,9 @@ private:
 
 /// One long-lived container (`ENGINE run -d --name perfsweep-kept-… [all GPUs] [-v] [-e --env]
 /// [-w] IMAGE sleep infinity`); every command is `ENGINE exec [-e] [-w] NAME argv…`. It is
-/// stopped and removed when the runtime is destroyed, and replaced after a killed command.
+/// stopped and removed when the runtime is destroyed, force-removed and replaced after a killed
+/// command, and recorded while it exists so that a killed perfsweep's guard (or the next
+/// perfsweep) removes it.
 class KeptContainerRuntime final : public Runtime {
 public:
     /// Uses `config.runtime` (the engine), `gpus`, `mounts`, `env`, `workdir`, `keep_images`.
@@ -152,7 +156,7 @@ public:
     std::string image_engine() const override { return m_images.engine(); }
 
 private:
-    void remove_container();
+    void remove_container(bool graceful);
 
     ContainerImages m_images;
     std::vector<std::string> m_gpus, m_mounts;
@@ -161,11 +165,13 @@ private:
     std::mutex m_mutex;
     std::string m_container; ///< name, empty when none runs
     std::string m_digest;
+    std::unique_ptr<RunContainment> m_record; ///< while the container exists
 };
 
-/// A Slurm job step per command: `srun -N1 -n1 --job-name=perfsweep --time=<timeout+grace+1m>
+/// A Slurm job step per command: `srun -N1 -n1 --job-name=perfsweep-<id> --time=<timeout+grace+1m>
 /// [--gpus=1 with a pool] [--container-image=IMAGE --container-mounts=… --container-workdir=…
-/// (pyxis) | --chdir=DIR] [--srun-arg…] argv…`; the environment passes through srun.
+/// (pyxis) | --chdir=DIR] [--srun-arg…] argv…`; the environment passes through srun. The job name
+/// is unique per step, so `scancel --name` ends exactly it if perfsweep is killed.
 class SlurmRuntime final : public Runtime {
 public:
     /// Uses `config.timeout_s`, `grace_s`, `gpus`, `mounts`, `workdir`, `srun_args`.

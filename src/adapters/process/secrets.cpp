@@ -81,4 +81,62 @@ std::string mask_secrets(std::string text) {
     return text;
 }
 
+SecretStream::SecretStream(std::vector<std::string> secrets) {
+    for (auto& s : secrets)
+        if (!s.empty()) {
+            m_first[static_cast<unsigned char>(s[0])] = true;
+            m_secrets.push_back(std::move(s));
+        }
+    std::stable_sort(
+        m_secrets.begin(), m_secrets.end(),
+        [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+}
+
+std::string SecretStream::feed(std::string_view chunk) {
+    if (m_secrets.empty())
+        return std::string(chunk);
+    m_pending.append(chunk);
+    return take(false);
+}
+
+std::string SecretStream::finish() {
+    return take(true);
+}
+
+std::string SecretStream::take(bool at_end) {
+    std::string out;
+    out.reserve(m_pending.size());
+    const std::size_t n = m_pending.size();
+    std::size_t i = 0;
+    while (i < n) {
+        std::size_t j = i;
+        while (j < n && !m_first[static_cast<unsigned char>(m_pending[j])])
+            ++j;
+        out.append(m_pending, i, j - i);
+        i = j;
+        if (i == n)
+            break;
+        // A longer secret that the next chunk may complete wins over a shorter one here.
+        bool partial = false;
+        for (const auto& s : m_secrets)
+            if (!at_end && n - i < s.size() && m_pending.compare(i, n - i, s, 0, n - i) == 0)
+                partial = true;
+        if (partial)
+            break;
+        bool matched = false;
+        for (const auto& s : m_secrets)
+            if (n - i >= s.size() && m_pending.compare(i, s.size(), s) == 0) {
+                out += "***";
+                i += s.size();
+                matched = true;
+                break;
+            }
+        if (matched)
+            continue;
+        out += m_pending[i++];
+    }
+    m_pending.erase(0, i);
+    return out;
+}
+
 } // namespace perfsweep::adapters

@@ -26,4 +26,22 @@ std::vector<std::string> secret_values();
 /// `text` with every secret value (secret_values) replaced by "***".
 std::string mask_secrets(std::string text);
 
+/// Masks secrets in output that arrives in chunks: a secret split across two chunks is still
+/// masked. Holds back at most the longest secret's length minus one byte.
+class SecretStream {
+public:
+    /// Mask `secrets` (empty ones are ignored).
+    explicit SecretStream(std::vector<std::string> secrets);
+    /// The masked text that is final after `chunk` (a possible secret's beginning waits).
+    std::string feed(std::string_view chunk);
+    /// The rest, at the end of the stream.
+    std::string finish();
+
+private:
+    std::string take(bool at_end);
+    std::vector<std::string> m_secrets; ///< longest first
+    bool m_first[256] = {};             ///< bytes a secret starts with
+    std::string m_pending;
+};
+
 } // namespace perfsweep::adapters

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +16,6 @@
 #include <iterator>
 #include <random>
 #include <sstream>
-#include <thread>
 
 namespace perfsweep::adapters {
 
@@ -90,16 +88,6 @@ void LocalFiles::make_dirs(const std::string& path) {
     fs::create_directories(path, ec);
     if (ec)
         throw_infra("cannot create directory '" + path + "': " + ec.message());
-}
-
-double SystemClock::now() {
-    using namespace std::chrono;
-    return duration<double>(system_clock::now().time_since_epoch()).count();
-}
-
-void SystemClock::sleep(double seconds) {
-    if (seconds > 0)
-        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
 void StreamProgress::line(std::string_view text) {

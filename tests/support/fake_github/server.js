@@ -98,7 +98,7 @@ function commentJson(base, repo, c, n) {
     created_at: '2023-08-26T00:00:00Z', updated_at: '2023-08-26T00:00:00Z' };
 }
 function issueJson(base, i) {
-  return { id: i.number, number: i.number, title: i.title, body: i.body, state: i.state,
+  return { id: i.number, number: i.number, title: i.title, body: i.body, state: i.state, state_reason: i.state_reason || null,
     labels: i.labels.map((l) => ({ name: l })), html_url: `https://github.example/${i.repo}/issues/${i.number}`,
     url: `${base}/repos/${i.repo}/issues/${i.number}`, user: { login: i.login || 'someone' } };
 }
@@ -267,6 +267,18 @@ function serve(req, res, route, params, body, url, base, who, f) {
       const i = issue(repo, n);
       Object.assign(i, { title: String(body.title), body: body.body || '', labels: (body.labels || []).map((l) => typeof l === 'string' ? l : l.name), login: who.login });
       return done(201, issueJson(base, i));
+    }
+    case 'PATCH /repos/{owner}/{repo}/issues/{issue_number}': {
+      const key = `${repo}#${params.issue_number}`;
+      const i = state.issues[key];
+      if (!i) return send(res, 404, { message: 'Not Found' });
+      if (body.title !== undefined && body.title !== null) i.title = String(body.title);
+      if (body.body !== undefined) i.body = body.body === null ? '' : body.body;
+      if (body.state !== undefined) i.state = body.state;
+      if (body.state_reason !== undefined) i.state_reason = body.state_reason;
+      if (body.labels !== undefined) i.labels = body.labels.map((l) => typeof l === 'string' ? l : l.name);
+      i.edits = (i.edits || 0) + 1;
+      return done(200, issueJson(base, i));
     }
     case 'GET /repos/{owner}/{repo}/collaborators/{username}/permission': {
       const role = state.permissions[`${repo}:${params.username}`] || 'read'; // a public repo: anyone reads

@@ -14,6 +14,7 @@ const OPS = [
   ['/repos/{owner}/{repo}/issues/{issue_number}/comments', 'get'],
   ['/repos/{owner}/{repo}/issues/{issue_number}/comments', 'post'],
   ['/repos/{owner}/{repo}/issues/comments/{comment_id}', 'patch'],
+  ['/repos/{owner}/{repo}/issues/{issue_number}', 'patch'],
   ['/repos/{owner}/{repo}/collaborators/{username}/permission', 'get'],
 ];
 function resolve(node, depth = 0) {

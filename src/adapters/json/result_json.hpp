@@ -1,0 +1,28 @@
+#pragma once
+// Reading the result documents (`detect|daily|hourly --json`, investigate's result.json,
+// `report --format json`) back into the result model. Writing them is pure (report/result_json).
+
+#include "core/report_model.hpp"
+#include "ports/result_reader.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace perfsweep::adapters {
+
+/// Parse one result document read from `source`. Documents with "format_version" dispatch on their
+/// "kind"; documents without one are read as older versions wrote them (stage results and
+/// investigate's result.json, kind guessed from their fields). Numbers read back exactly as
+/// written. Throws a usage error naming `source`, the JSON path and what was expected.
+core::ResultDocument read_result_document(std::string_view text, const std::string& source);
+
+/// The ResultReader port over read_result_document.
+class JsonResultReader : public ports::ResultReader {
+public:
+    /// See read_result_document.
+    core::ResultDocument read(std::string_view text, const std::string& source) const override {
+        return read_result_document(text, source);
+    }
+};
+
+} // namespace perfsweep::adapters

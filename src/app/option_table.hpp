@@ -1,0 +1,106 @@
+#pragma once
+// The one table of perfsweep's commands and options (the model is ccache's config key table).
+// Every option name has ONE meaning, type and help text across all commands; a command lists the
+// options it takes with its own default. The CLI registers its parser from this table, `perfsweep
+// help` and docs/commands.md are rendered from it, and config-file keys are these names. Old names
+// (renamed flags and TOML keys) are kept per command as deprecated aliases.
+
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace perfsweep::app {
+
+/// How an option's value is written and checked (one parser per type, one error wording).
+enum class OptionType {
+    text,      ///< any text (may be checked further by the command)
+    list,      ///< repeatable text: every occurrence adds one value
+    flag,      ///< no value: given or not
+    integer,   ///< whole number, at least OptionSpec::min
+    number,    ///< real number
+    fraction,  ///< relative change: 0.02 or 2 %, at least 0 and below 1
+    threshold, ///< a fraction, or from 100 % on a ratio of how much worse: 150 % or 1.5x
+    duration,  ///< 90s, 30m, 2h, 1d, 1h30m, or a bare number of seconds
+    date,      ///< calendar date YYYY-MM-DD
+};
+
+/// One option: the same everywhere it appears.
+struct OptionSpec {
+    std::string_view name; ///< long name without dashes; also the config-file key
+    OptionType type = OptionType::text;
+    std::string_view value_name; ///< placeholder in help, e.g. "DIR"; empty for flags
+    std::string_view help;       ///< one line
+    long long min = 0;           ///< integer: the smallest value accepted
+    bool nonempty = false;       ///< text: an empty value is refused
+    /// An option; `min` for integers, `nonempty` for text.
+    OptionSpec(std::string_view n, OptionType t, std::string_view value, std::string_view h,
+               long long minimum = 0, bool not_empty = false)
+        : name(n), type(t), value_name(value), help(h), min(minimum), nonempty(not_empty) {}
+};
+
+/// An older name of an option, accepted with a deprecation warning.
+struct OldName {
+    std::string_view name;      ///< the old long name / config key
+    std::string_view on_value;  ///< for a flag that used to take a value: the value meaning "on"
+    std::string_view off_value; ///< ... and the value meaning "off"
+    /// An old name; `on`/`off` only for a flag whose old name took a value.
+    OldName(std::string_view n, std::string_view on = {}, std::string_view off = {}) // NOLINT
+        : name(n), on_value(on), off_value(off) {}
+};
+
+/// Where an option may appear on the command line.
+enum class Positional {
+    no,   ///< only as --name VALUE
+    also, ///< as --name VALUE and as bare words
+    only, ///< only as bare words
+};
+
+/// One option of one command.
+struct CommandOption {
+    std::string_view name;          ///< an OptionSpec name
+    std::string_view default_value; ///< shown in help and used when not given; "" = none
+    bool required = false;          ///< must be given (command line or config file)
+    std::string_view note;          ///< command-specific detail appended to the help text
+    std::vector<OldName> old_names; ///< deprecated aliases on this command
+    Positional positional = Positional::no;
+    bool hidden = false; ///< not listed in help (internal plumbing)
+    /// An entry of a command's option list.
+    CommandOption(std::string_view n, std::string_view def = {}, bool req = false, // NOLINT
+                  std::string_view detail = {}, std::vector<OldName> old = {},
+                  Positional pos = Positional::no, bool hide = false)
+        : name(n), default_value(def), required(req), note(detail), old_names(std::move(old)),
+          positional(pos), hidden(hide) {}
+};
+
+/// One command.
+struct CommandSpec {
+    std::string_view name;
+    std::string_view summary; ///< one line for the command list
+    std::string_view help;    ///< what it does, for `perfsweep help NAME`
+    std::vector<CommandOption> options;
+    bool hidden = false; ///< not listed (an implementation detail, e.g. demo-bench)
+    /// A command.
+    CommandSpec(std::string_view n, std::string_view sum, std::string_view h,
+                std::vector<CommandOption> opts, bool hide = false)
+        : name(n), summary(sum), help(h), options(std::move(opts)), hidden(hide) {}
+};
+
+/// Every option, each name once.
+const std::vector<OptionSpec>& option_specs();
+
+/// Every command, in the order of `perfsweep help`.
+const std::vector<CommandSpec>& command_specs();
+
+/// The option named `name`; nullptr if there is none.
+const OptionSpec* find_option_spec(std::string_view name);
+
+/// The command named `name`; nullptr if there is none.
+const CommandSpec* find_command_spec(std::string_view name);
+
+/// The entry of option `name` in `command`; nullptr if the command does not take it.
+const CommandOption* find_command_option(const CommandSpec& command, std::string_view name);
+
+/// The spec of an option entry (every entry names an existing spec: checked by a unit test).
+const OptionSpec& spec_of(const CommandOption& option);
+
+} // namespace perfsweep::app
