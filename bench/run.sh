@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 b=${1:-build}
 cmake -S . -B "$b" -DPERFSWEEP_BUILD_BENCH=ON >/dev/null
-cmake --build "$b" -j "$(nproc)" --target bench_detect bench_daily_runs bench_git_states bench_run_output
+cmake --build "$b" -j "$(nproc)" --target bench_detect bench_daily_runs bench_git_states \
+    bench_run_output bench_gpu_time
 echo "== bench_detect (detect on 10,000 points x 5 repeats, one core)"
 taskset -c 0 "./$b/bench/bench_detect"
 echo "== bench_daily_runs (runs used by adaptive and bisect vs exhaustive)"
@@ -14,3 +15,5 @@ echo "== bench_git_states (75 hourly states over 2 x 35,000-commit repos vs git 
 "./$b/bench/bench_git_states"
 echo "== bench_run_output (1 GiB of benchmark output: alone vs under perfsweep run, peak RSS)"
 "./$b/bench/bench_run_output"
+echo "== bench_gpu_time (runs and builds of the planners vs a pass/fail bisection; hourly builds)"
+"./$b/bench/bench_gpu_time"

@@ -1,6 +1,7 @@
 #include "app/daily.hpp"
 
 #include "app/failure_log.hpp"
+#include "app/journal_file.hpp"
 #include "core/commit_probe.hpp"
 #include "core/date_range.hpp"
 #include "core/exit_code.hpp"
@@ -16,12 +17,6 @@
 namespace perfsweep::app {
 
 namespace {
-
-std::string run_file(const std::string& dir, long n) {
-    char name[32];
-    std::snprintf(name, sizeof name, "/run-%06ld.json", n);
-    return dir + name;
-}
 
 std::string date_part(const std::string& label, int from, int len) {
     return label.substr(static_cast<std::size_t>(from), static_cast<std::size_t>(len));
@@ -91,41 +86,25 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
     };
 
     // 1. Resume: read back every committed run of an earlier, identical invocation.
-    long next_file = 1;
+    JournalFile journal(&files, options.state_dir, "daily", options.identity);
     std::vector<core::Measurement> resumed; // every committed run, in order
-    if (!options.state_dir.empty()) {
-        files.make_dirs(options.state_dir);
-        const std::string id_path = options.state_dir + "/sweep.txt";
-        if (files.exists(id_path)) {
-            const auto stored = files.read_text(id_path);
-            if (stored != options.identity)
-                throw_usage("--state " + options.state_dir + ": it holds a different sweep (" +
-                            id_path + " differs); use a fresh --state directory or the same flags");
-        } else
-            files.write_atomic(id_path, options.identity);
-        while (files.exists(run_file(options.state_dir, next_file))) {
-            const auto path = run_file(options.state_dir, next_file);
-            const auto text = files.read_text(path);
-            const auto nl = text.find('\n');
-            // First line: runs charged; second: the measurement record.
-            long runs = 0;
-            try {
-                runs = std::stol(text.substr(0, nl));
-            } catch (const std::exception&) {
-                throw_usage(path + ":1: expected the number of runs");
-            }
-            const auto m =
-                codec.decode(nl == std::string::npos ? "" : text.substr(nl + 1), path + ":2");
-            if (!observe(m, runs))
-                throw_usage(path + ": label '" + m.label + "' is not a date of the sweep");
-            resumed.push_back(m);
-            out.resumed_runs += runs;
-            ++next_file;
-        }
-        if (next_file > 1)
-            progress.line("resuming from " + options.state_dir + ": " +
-                          std::to_string(next_file - 1) + " finished measurements");
+    for (const auto& e : journal.resumed()) {
+        if (e.kind != core::JournalEvent::Kind::run)
+            throw_usage(journal.path() + ":" + std::to_string(e.line) +
+                        ": a build record in a daily journal; expected run records");
+        auto m = e.measurement;
+        if (m.label != e.point)
+            throw_usage(journal.path() + ":" + std::to_string(e.line) + ": the run of '" + e.point +
+                        "' carries label '" + m.label + "'");
+        if (!observe(m, e.runs))
+            throw_usage(journal.path() + ":" + std::to_string(e.line) + ": '" + e.point +
+                        "' is not a date of the sweep");
+        out.resumed_runs += e.runs;
+        resumed.push_back(std::move(m));
     }
+    if (!resumed.empty())
+        progress.line("resuming from " + journal.path() + ": " + std::to_string(resumed.size()) +
+                      " finished measurements");
 
     // 2. History reuse (same benchmark, same runner fingerprint, status ok).
     std::vector<core::Measurement> hist;
@@ -198,6 +177,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
         pr.label = labels[i];
         pr.stage = core::Stage::daily;
         pr.repeats = 1;
+        pr.first_repeat = static_cast<int>(out.measurements[i].size()) + 1;
         pr.values["date"] = labels[i];
         pr.values["yyyy"] = date_part(labels[i], 0, 4);
         pr.values["mm"] = date_part(labels[i], 5, 2);
@@ -281,12 +261,12 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
                     continue;
                 }
                 const long runs = m.status == core::Status::missing ? 0 : 1;
-                // Commit the run before anything else happens (atomic write of one file).
-                if (!options.state_dir.empty()) {
-                    files.write_atomic(run_file(options.state_dir, next_file),
-                                       std::to_string(runs) + "\n" + codec.encode(m) + "\n");
-                    ++next_file;
-                }
+                // Commit the run before anything else happens (the journal, replaced atomically).
+                core::JournalEvent e;
+                e.point = m.label;
+                e.runs = runs;
+                e.measurement = m;
+                journal.append(core::journal_record(e));
                 util::crash_point("daily.after_state_write"); // committed, not yet in the history
                 if (history)
                     history->append({m});

@@ -1,8 +1,10 @@
 #include "app/hourly.hpp"
 
 #include "app/failure_log.hpp"
+#include "app/journal_file.hpp"
 #include "core/commit_text.hpp"
 #include "core/exit_code.hpp"
+#include "core/source_plan.hpp"
 #include "core/stats.hpp"
 #include "core/sweep_plan.hpp"
 #include "util/crash_point.hpp"
@@ -37,12 +39,6 @@ std::string one_line(std::string s) {
     return s;
 }
 
-std::string format_value(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
-
 std::string describe(const Commits& c) {
     return core::format_commits(c);
 }
@@ -73,47 +69,47 @@ core::StateStatus end_status(const Eval& ev, core::StateStatus level) {
     return core::StateStatus::untested;
 }
 
-/// What is known about one state, from this run or from the state dir.
-struct CacheEntry {
-    bool built = false;
-    bool build_failed = false;
-    std::string build_reason;
-    int rounds = 0;
-    bool run_failed = false;
-    std::vector<double> values;
-    std::string run_reason;
-    std::string failure_log; ///< exit-code mode: the log of the state's first failing run
-    int failure_code = 0;    ///< and its exit status
-};
-
+/// The I/O side of the source stages: checks the repos out, builds, runs, records every finished
+/// build and run in the journal and the book (core/source_plan), and drives the pure planner.
 class Engine {
 public:
     Engine(const HourlyOptions& o, HourlyPorts& p,
            std::vector<std::unique_ptr<ports::SourceRepo>>& repos, core::HourlyResult& r)
-        : m_opt(o), m_ports(p), m_repos(repos), m_result(r) {
+        : m_opt(o), m_ports(p), m_repos(repos), m_result(r),
+          m_journal(p.files, o.state_dir, "hourly", o.settings_key) {
         m_start = m_ports.clock ? m_ports.clock->now() : 0;
-        if (!m_opt.state_dir.empty()) {
-            m_state_file = m_opt.state_dir + "/hourly-state.tsv";
-            load_state();
-        }
+        for (const auto& e : m_journal.resumed())
+            m_book.apply(e, true);
+        // The build output is the last finished build's (also across a kill: the journal's
+        // building/build records), whatever HEAD says.
+        m_built_key = m_book.built();
+        if (!m_journal.resumed().empty() && m_ports.progress)
+            m_ports.progress->line("resuming from " + m_journal.path() + ": " +
+                                   std::to_string(m_book.spend().builds) + " builds, " +
+                                   std::to_string(m_book.spend().runs) + " runs");
+        publish();
     }
 
-    /// Measure `p` (cached) with `stage`.
+    /// State `p` measured with at least `--repeats` values (runs only what is missing).
     Eval measure(const Point& p, core::Stage stage) {
-        auto& e = m_cache[key_of(p.commits)];
-        if (e.build_failed)
-            return {"build_failed", {}, e.build_reason};
-        if (e.rounds > 0)
-            return cached(e);
-        return round(p, stage, m_opt.repeats);
+        const auto* f = m_book.find(key_of(p.commits));
+        const auto have = f ? f->values.size() : 0;
+        if (f && skipped(*f))
+            return known(*f);
+        const auto want = static_cast<std::size_t>(m_opt.repeats);
+        if (have >= want)
+            return known(*f);
+        return run_state(p, stage, static_cast<int>(want - have));
     }
 
-    /// `repeats` more runs of a measured state; on success every value of the state so far.
-    Eval more(const Point& p, core::Stage stage, int repeats) {
-        auto ev = round(p, stage, repeats);
-        if (ev.status != "ok")
-            return ev;
-        return cached(m_cache[key_of(p.commits)]);
+    /// `runs` more runs of a measured state; on success every value of the state so far.
+    Eval more(const Point& p, core::Stage stage, int runs) { return run_state(p, stage, runs); }
+
+    /// Set the values of every tested state in `states` to all the values measured for it.
+    void refresh(std::vector<core::StateOutcome>& states) const {
+        for (auto& s : states)
+            if (const auto* f = m_book.find(key_of(s.commits)); f && !s.duplicate)
+                s.values = f->values;
     }
 
     /// The name of a state's output directory: every repo's short SHA (one directory per tested
@@ -140,85 +136,67 @@ public:
     }
 
     /// What is known about a state, if anything.
-    const CacheEntry* entry(const Point& p) const {
-        auto it = m_cache.find(key_of(p.commits));
-        return it == m_cache.end() ? nullptr : &it->second;
-    }
+    const core::StateFacts* entry(const Point& p) const { return m_book.find(key_of(p.commits)); }
 
-    /// Narrow `points` with the shared sweep planner (core/sweep_plan.hpp): known results are
-    /// replayed into it, then it proposes what to measure. Fills `outs` (status, values) and
-    /// returns the planner's result; `stopped` tells whether the budget cut it short.
+    /// Narrow `points` with the source planner (core/source_plan.hpp: the shared sweep planner
+    /// plus what every build and run so far says). Fills `outs` (status, values) and returns the
+    /// planner's result; `stopped` tells whether the budget cut it short.
     core::SweepResult search(const std::vector<Point>& points, core::Stage stage,
                              core::SweepStrategy strategy, std::vector<core::StateOutcome>& outs,
                              bool& stopped) {
-        std::vector<std::string> labels;
-        for (const auto& p : points)
+        std::vector<std::string> keys, labels;
+        for (const auto& p : points) {
+            keys.push_back(key_of(p.commits));
             labels.push_back(util::format_iso8601(p.time) + " " + describe(p.commits));
+        }
         core::SweepOptions so;
         so.strategy = strategy;
-        so.repeats = m_opt.repeats;
-        // Undecided states double their runs up to the same cap as the window ends.
+        // Inner states start with one run (the window ends' repeats give the noise); undecided
+        // ones add runs by need, up to the same cap as the window ends.
+        so.repeats = 1;
+        so.min_span = m_opt.min_span;
         so.max_repeats = std::max(m_opt.max_repeats, m_opt.repeats);
         so.alpha = k_alpha;
         so.direction = m_opt.direction;
         so.workers = 1;
         if (m_opt.exit_code_mode)
             so.comparison = core::ComparisonKind::pass_fail;
-        core::SweepPlan plan(labels, so);
-        for (std::size_t i = 0; i < points.size(); ++i) {
-            auto it = m_cache.find(key_of(points[i].commits));
-            if (it == m_cache.end())
-                continue;
-            const auto& e = it->second;
-            if (e.build_failed)
-                plan.observe(i, core::Status::failed, {}, e.build_reason, {}, 0);
-            else if (e.run_failed)
-                plan.observe(i, core::Status::failed, {}, e.run_reason, {}, 0);
-            else if (e.rounds > 0)
-                plan.observe(i, core::Status::ok, e.values, {}, {}, 0);
-        }
+        core::SourcePlan plan(keys, labels, so);
         stopped = false;
         for (;;) {
-            const auto reqs = plan.next();
-            if (reqs.empty())
+            plan.sync(m_book);
+            const auto step = plan.next(m_book);
+            if (!step)
                 break;
-            for (const auto& req : reqs) {
-                const auto& p = points[req.index];
-                Eval ev = round(p, stage, req.repeats);
-                if (ev.status == "budget") {
-                    stopped = true;
-                    break;
-                }
-                if (ev.status == "ok") {
-                    plan.observe(req.index, core::Status::ok, ev.values, {}, {}, req.repeats);
-                    report(p, "median " + util::format_fixed(core::median(ev.values), 3));
-                } else {
-                    plan.observe(req.index, core::Status::failed, {}, ev.reason, {}, 1);
-                    report(p, ev.status + ": " + ev.reason);
-                }
+            const auto& p = points[step->index];
+            const Eval ev = run_state(p, stage, step->runs);
+            if (ev.status == "budget") {
+                stopped = true;
+                break;
             }
-            if (stopped)
-                break;
+            if (ev.status == "ok")
+                report(p, "median " + util::format_fixed(core::median(ev.values), 3));
+            else
+                report(p, ev.status + ": " + ev.reason);
         }
-        stopped = stopped || plan.budget_exhausted();
+        plan.sync(m_book);
         auto res = plan.result(stopped ? "budget exhausted" : "");
-        const auto* b = first_boundary(res);
+        const auto* b = core::regression_boundary(res);
         for (std::size_t i = 0; i < points.size(); ++i) {
             auto& out = outs[i];
-            auto it = m_cache.find(key_of(points[i].commits));
-            if (it == m_cache.end()) {
+            const auto* f = m_book.find(keys[i]);
+            if (!f) {
                 out.status = core::StateStatus::untested;
                 continue;
             }
-            const auto& e = it->second;
-            out.values = e.values;
-            if (e.build_failed) {
+            out.values = f->values;
+            if (f->build_failed) {
                 out.status = core::StateStatus::build_failed;
-                out.reason = e.build_reason;
-            } else if (e.run_failed) {
+                out.reason = f->build_reason;
+            } else if (f->run_failed && f->values.empty()) {
                 out.status = core::StateStatus::test_failed;
-                out.reason = e.run_reason;
-            } else if (e.rounds == 0) {
+                out.reason = f->run_reason;
+            } else if (f->values.empty()) {
                 out.status = core::StateStatus::untested;
             } else if (!b) {
                 out.status = core::StateStatus::unknown;
@@ -231,26 +209,26 @@ public:
         return res;
     }
 
-    /// The boundary that is the regression: the first regression, else the first decided one.
-    static const core::Boundary* first_boundary(const core::SweepResult& r) {
-        for (const auto& b : r.boundaries)
-            if (b.kind == core::ChangeKind::regression)
-                return &b;
-        for (const auto& b : r.boundaries)
-            if (b.kind != core::ChangeKind::unknown)
-                return &b;
-        return nullptr;
-    }
-
 private:
-    Eval cached(const CacheEntry& e) const {
-        if (e.run_failed)
-            return {"test_failed", e.values, e.run_reason};
-        return {"ok", e.values, ""};
+    static bool skipped(const core::StateFacts& f) {
+        return f.build_failed || (f.run_failed && f.values.empty());
     }
 
-    bool budget_left(bool needs_build) {
-        if (needs_build && m_opt.max_builds > 0 && m_result.builds >= m_opt.max_builds)
+    static Eval known(const core::StateFacts& f) {
+        if (f.build_failed)
+            return {"build_failed", {}, f.build_reason};
+        if (f.run_failed && f.values.empty())
+            return {"test_failed", {}, f.run_reason};
+        return {"ok", f.values, ""};
+    }
+
+    /// The spend so far into the result (total across invocations, resumed part included).
+    void publish() { m_result.spend = m_book.spend(); }
+
+    bool budget_left(bool needs_build) const {
+        if (needs_build && m_opt.max_builds > 0 && m_book.spend().builds >= m_opt.max_builds)
+            return false;
+        if (m_opt.max_runs > 0 && m_book.spend().runs >= m_opt.max_runs)
             return false;
         if (m_opt.max_time > 0 && m_ports.clock && m_ports.clock->now() - m_start >= m_opt.max_time)
             return false;
@@ -271,7 +249,7 @@ private:
             if (t != p.times.end())
                 req.commit_times[repo->name()] = util::format_iso8601(t->second);
         }
-        req.repeats = m_opt.repeats;
+        req.repeats = 1;
         if (!m_opt.outputs_dir.empty())
             req.values["output_dir"] =
                 (m_opt.outputs_dir_in_runner.empty() ? m_opt.outputs_dir
@@ -280,20 +258,23 @@ private:
         return req;
     }
 
-    Eval round(const Point& p, core::Stage stage, int repeats) {
+    /// Build state `p` when its build is not the current one, then `runs` runs of it, one runner
+    /// call each, every finished build and run recorded before the next starts.
+    Eval run_state(const Point& p, core::Stage stage, int runs) {
         const auto key = key_of(p.commits);
-        auto& e = m_cache[key];
-        // The build output is the last finished build's (m_built_key, also kept across a kill by
-        // the state's building/build records), whatever HEAD says. The worktree does not follow
-        // HEAD either: a kill mid-checkout leaves it ahead of HEAD, so a fresh process checks
-        // every repo out on its first round (libgit2 writes only the files that differ).
+        if (const auto* f = m_book.find(key); f && skipped(*f))
+            return known(*f);
+        // The worktree does not follow HEAD: a kill mid-checkout leaves it ahead of HEAD, so a
+        // fresh process checks every repo out on its first round (libgit2 writes only the files
+        // that differ).
         bool at_state = m_built_key == key;
         for (const auto& repo : m_repos)
             if (repo->head() != p.commits.at(repo->name()))
                 at_state = false;
-        const bool needs_build = !(e.built && at_state);
+        const auto* f = m_book.find(key);
+        const bool needs_build = !(f && f->built && at_state);
         if (!budget_left(needs_build))
-            return {"budget", e.values, "budget exhausted"};
+            return {"budget", f ? f->values : std::vector<double>{}, "budget exhausted"};
         if (!m_ports.builder || !m_ports.runner)
             throw_usage("hourly: --build and --test are needed to test states");
         for (const auto& repo : m_repos)
@@ -304,62 +285,61 @@ private:
         if (!m_opt.outputs_dir.empty() && m_ports.files)
             m_ports.files->make_dirs(m_opt.outputs_dir + "/" + output_name(p));
         auto req = request(p, stage);
-        req.repeats = repeats;
         if (needs_build) {
-            ++m_result.builds;
-            record("building\t" + key); // from here on the build output is no state's
+            add(event(core::JournalEvent::Kind::building, key)); // the output is no state's now
             m_built_key.clear();
             auto out = m_ports.builder->build(req);
             util::crash_point("hourly.after_build"); // built, not yet recorded
-            e.built = out.ok;
-            e.build_failed = !out.ok;
-            e.build_reason = out.ok ? "" : one_line(out.reason);
-            record("build\t" + key + "\t" + (out.ok ? "ok" : "failed") + "\t" + e.build_reason);
-            if (out.ok)
-                m_built_key = key;
+            auto done = event(core::JournalEvent::Kind::build, key);
+            done.ok = out.ok;
+            done.reason = out.ok ? "" : one_line(out.reason);
+            add(done);
             if (!out.ok)
-                return {"build_failed", {}, e.build_reason};
+                return known(*m_book.find(key));
+            m_built_key = key;
         }
-        ++m_result.runs;
-        auto ms = m_ports.runner->run_points({req});
-        if (ms.empty())
-            throw_infra("hourly: the runner returned no measurement for " + req.label);
-        util::crash_point("hourly.after_run"); // measured, not yet recorded
-        const auto& m = ms.front();
-        if (const auto code = core::abort_code(m); code && m_opt.exit_code_mode)
-            throw_infra("exit-code mode: " + req.label + " (" + describe(p.commits) + ") exited " +
-                        std::to_string(*code) + " (log " + m.log +
-                        "); statuses of 128 and above abort the search (git bisect run's "
-                        "contract). The state is kept; fix the test and run again to resume");
+        for (int k = 0; k < runs; ++k) {
+            if (k > 0 && !budget_left(false))
+                break;
+            const auto* so_far = m_book.find(key);
+            req.first_repeat = static_cast<int>(so_far ? so_far->runs : 0) + 1;
+            auto ms = m_ports.runner->run_points({req});
+            if (ms.empty())
+                throw_infra("hourly: the runner returned no measurement for " + req.label);
+            util::crash_point("hourly.after_run"); // measured, not yet recorded
+            auto& m = ms.front();
+            if (const auto code = core::abort_code(m); code && m_opt.exit_code_mode)
+                throw_infra("exit-code mode: " + req.label + " (" + describe(p.commits) +
+                            ") exited " + std::to_string(*code) + " (log " + m.log +
+                            "); statuses of 128 and above abort the search (git bisect run's "
+                            "contract). The state is kept; fix the test and run again to resume");
+            m.stage = stage;
+            if (m.label.empty())
+                m.label = req.label;
+            auto ran = event(core::JournalEvent::Kind::run, key);
+            ran.runs = m.status == core::Status::missing ? 0 : 1;
+            ran.measurement = m;
+            add(ran);
+            if (m.status != core::Status::ok || m.values.empty())
+                break;
+        }
+        return known(*m_book.find(key)); // every value of the state so far
+    }
+
+    static core::JournalEvent event(core::JournalEvent::Kind kind, const std::string& key) {
+        core::JournalEvent e;
+        e.kind = kind;
+        e.point = key;
+        return e;
+    }
+
+    /// Record one finished thing: the journal first (durable), then the book.
+    void add(const core::JournalEvent& e) {
+        m_journal.append(core::journal_record(e));
+        m_book.apply(e, false);
         if (m_result.metric.empty())
-            m_result.metric = m.metric;
-        if (m_opt.exit_code_mode && e.failure_log.empty() && !m.failure_log.empty()) {
-            for (int c : m.exit_codes)
-                if (core::classify_exit_code(c) == core::ExitVerdict::bad) {
-                    e.failure_code = c;
-                    break;
-                }
-            e.failure_log = one_line(m.failure_log);
-            record("faillog\t" + key + "\t" + std::to_string(e.failure_code) + "\t" +
-                   e.failure_log);
-        }
-        ++e.rounds;
-        std::string values;
-        if (m.status == core::Status::ok) {
-            for (double x : m.values) {
-                e.values.push_back(x);
-                values += (values.empty() ? "" : ",") + format_value(x);
-            }
-        } else {
-            e.run_failed = true;
-            e.run_reason = one_line(std::string(core::to_string(m.status)) +
-                                    (m.reason.empty() ? "" : ": " + m.reason));
-        }
-        record("run\t" + key + "\t" + (e.run_failed ? "failed" : "ok") + "\t" + values + "\t" +
-               e.run_reason);
-        if (e.run_failed)
-            return {"test_failed", {}, e.run_reason};
-        return {"ok", m.values, ""};
+            m_result.metric = m_book.metric();
+        publish();
     }
 
     void report(const Point& p, const std::string& what) {
@@ -368,82 +348,12 @@ private:
                                    "  " + what);
     }
 
-    void record(const std::string& line) {
-        if (m_state_file.empty())
-            return;
-        m_lines.push_back(line);
-        std::string all;
-        for (const auto& l : m_lines)
-            all += l + "\n";
-        m_ports.files->write_atomic(m_state_file, all);
-    }
-
-    void load_state() {
-        const std::string settings = "settings\t" + one_line(m_opt.settings_key);
-        if (!m_ports.files->exists(m_state_file)) {
-            m_ports.files->make_dirs(m_opt.state_dir);
-            record(settings);
-            return;
-        }
-        const auto lines = util::split(m_ports.files->read_text(m_state_file), '\n');
-        for (std::size_t i = 0; i < lines.size(); ++i) {
-            const auto& line = lines[i];
-            if (line.empty())
-                continue;
-            const auto where = m_state_file + ":" + std::to_string(i + 1);
-            const auto f = util::split(line, '\t');
-            if (i == 0) {
-                if (line != settings)
-                    throw_usage(where + ": the state dir was made with other settings (" + line +
-                                "); expected '" + settings + "': use another --state DIR");
-            } else if (f.size() == 2 && f[0] == "building") {
-                m_built_key.clear();
-            } else if (f.size() == 4 && f[0] == "build") {
-                auto& e = m_cache[f[1]];
-                m_built_key = f[2] == "ok" ? f[1] : "";
-                e.built = f[2] == "ok";
-                e.build_failed = f[2] != "ok";
-                e.build_reason = f[3];
-            } else if (f.size() == 4 && f[0] == "faillog") {
-                auto& e = m_cache[f[1]];
-                const auto code = util::parse_int(f[2]);
-                if (!code)
-                    throw_usage(where + ": expected an exit status, found '" + f[2] + "'");
-                e.failure_code = static_cast<int>(*code);
-                e.failure_log = f[3];
-            } else if (f.size() == 5 && f[0] == "run") {
-                auto& e = m_cache[f[1]];
-                ++e.rounds;
-                if (f[2] != "ok") {
-                    e.run_failed = true;
-                    e.run_reason = f[4];
-                } else if (!f[3].empty()) {
-                    for (const auto& v : util::split(f[3], ',')) {
-                        auto d = util::parse_double(v);
-                        if (!d)
-                            throw_usage(where + ": expected a number, found '" + v + "'");
-                        e.values.push_back(*d);
-                    }
-                }
-            } else {
-                throw_usage(
-                    where +
-                    ": expected a settings, building, build, run or faillog record, found '" +
-                    line + "'");
-            }
-            m_lines.push_back(line);
-        }
-        if (m_lines.empty())
-            record(settings);
-    }
-
     const HourlyOptions& m_opt;
     HourlyPorts& m_ports;
     std::vector<std::unique_ptr<ports::SourceRepo>>& m_repos;
     core::HourlyResult& m_result;
-    std::map<std::string, CacheEntry> m_cache;
-    std::string m_state_file;
-    std::vector<std::string> m_lines;
+    JournalFile m_journal;
+    core::SourceBook m_book;
     double m_start = 0;
     bool m_checked_out = false; ///< this process checked the repos out (their worktrees are known)
     std::string m_built_key;    ///< the state the build output is of ("" = unknown)
@@ -461,8 +371,8 @@ core::StateOutcome outcome_of(const Point& p) {
 core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     if (o.repos.empty())
         throw_usage("hourly: expected at least one --repo NAME=PATH");
-    if (o.strategy != "sequential" && o.strategy != "adaptive")
-        throw_usage("--strategy '" + o.strategy + "': expected sequential or adaptive");
+    if (o.strategy != "sequential" && o.strategy != "adaptive" && o.strategy != "bisect")
+        throw_usage("--strategy '" + o.strategy + "': expected sequential, adaptive or bisect");
     if (o.repeats < 1)
         throw_usage("--repeats: expected a positive number");
     core::HourlyResult result;
@@ -671,10 +581,11 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     }
     bool stopped = false;
     const auto strategy = o.strategy == "sequential" ? core::SweepStrategy::exhaustive
+                          : o.strategy == "bisect"   ? core::SweepStrategy::bisect
                                                      : core::SweepStrategy::adaptive;
     const auto sweep = engine.search(distinct, core::Stage::hourly, strategy, outs, stopped);
     copy_back();
-    const auto* boundary = Engine::first_boundary(sweep);
+    const auto* boundary = core::regression_boundary(sweep);
     if (!boundary) {
         result.budget_exhausted = stopped;
         result.conclusion = core::HourlyConclusion::inconclusive;
@@ -738,17 +649,42 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
         p.times[s.repo] = s.commit.time;
         tl.push_back(std::move(p));
     }
-    std::vector<core::StateOutcome> touts;
-    for (std::size_t i = 0; i < tl.size(); ++i) {
-        touts.push_back(outcome_of(tl[i]));
-        if (i > 0)
-            touts.back().changed = {steps[i - 1].repo};
-    }
+    // Evidence of the hourly stage: up to two measured states next to the window on each level
+    // join the search as context (known values: no build, no run), so the commit stage confirms
+    // the two levels with what the hourly stage measured instead of rebuilding the window's
+    // states for more runs.
+    std::vector<Point> search_points;
+    std::size_t ctx_before = 0;
+    for (std::size_t d = lo; d-- > 0 && ctx_before < 2;)
+        if (outs[d].status == core::StateStatus::good) {
+            search_points.insert(search_points.begin(), distinct[d]);
+            ++ctx_before;
+        }
+    search_points.insert(search_points.end(), tl.begin(), tl.end());
+    for (std::size_t d = hi + 1, n = 0; d < distinct.size() && n < 2; ++d)
+        if (outs[d].status == core::StateStatus::bad) {
+            search_points.push_back(distinct[d]);
+            ++n;
+        }
+    std::vector<core::StateOutcome> touts(search_points.size());
     bool tstopped = false;
-    const auto tsweep =
-        engine.search(tl, core::Stage::commit, core::SweepStrategy::bisect, touts, tstopped);
+    const auto tsweep = engine.search(search_points, core::Stage::commit,
+                                      core::SweepStrategy::bisect, touts, tstopped);
+    touts.erase(touts.begin(), touts.begin() + static_cast<std::ptrdiff_t>(ctx_before));
+    touts.resize(tl.size());
+    for (std::size_t i = 0; i < tl.size(); ++i) {
+        const auto o_i = outcome_of(tl[i]);
+        touts[i].time = o_i.time;
+        touts[i].commits = o_i.commits;
+        touts[i].duplicate = o_i.duplicate;
+        touts[i].changed =
+            i > 0 ? std::vector<std::string>{steps[i - 1].repo} : std::vector<std::string>{};
+    }
     result.commit_steps = touts;
-    const auto* tb = Engine::first_boundary(tsweep);
+    // The commit stage may have run window states again: every state shows all its values.
+    engine.refresh(result.states);
+    engine.refresh(result.commit_steps);
+    const auto* tb = core::regression_boundary(tsweep);
     result.budget_exhausted = tstopped || (tb && tb->untested_between > 0);
     if (!tb || result.budget_exhausted) {
         result.conclusion = core::HourlyConclusion::inconclusive;
@@ -757,8 +693,13 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
                              : "commit stage: no decided level change along the timeline";
         return result;
     }
-    const std::size_t tlo = tb->last_before;
-    const std::size_t thi = tb->first_after;
+    if (tb->last_before < ctx_before || tb->first_after >= ctx_before + tl.size()) {
+        result.conclusion = core::HourlyConclusion::inconclusive;
+        result.message = "commit stage: the level changes outside the window's commits";
+        return result;
+    }
+    const std::size_t tlo = tb->last_before - ctx_before;
+    const std::size_t thi = tb->first_after - ctx_before;
     if (thi != tlo + 1) {
         result.message = "commit stage: " + std::to_string(thi - tlo) +
                          " commits remain between the last good-like and the first bad-like "

@@ -35,12 +35,16 @@ struct HourlyOptions {
     std::int64_t step = 3600;
     bool plan = false;
     bool any_parent = false;
-    std::string strategy = "adaptive"; ///< sequential | adaptive
+    std::string strategy = "bisect"; ///< bisect (fewest builds) | adaptive | sequential
     int repeats = 3;
-    int max_repeats = 12;     ///< undecided states and window ends double repeats up to this
+    int max_repeats = 12; ///< undecided states and window ends double repeats up to this
+    /// adaptive: shortest excursion, in distinct states, that the stride always samples (each
+    /// sample costs a build, so the hourly stride is wider than the daily one)
+    int min_span = 14;
     std::string state_dir;    ///< resumable state ("" = none)
     std::string settings_key; ///< build/test commands etc.; a state dir must match it
-    int max_builds = 0;       ///< 0 = unlimited
+    int max_builds = 0;       ///< builds of the stage in all (resumed ones too); 0 = unlimited
+    long max_runs = 0;        ///< benchmark runs of the stage in all; 0 = unlimited
     double max_time = 0;      ///< seconds; 0 = unlimited
     bool to_commit = false;
     core::Direction direction = core::Direction::higher_is_better; ///< of the metric

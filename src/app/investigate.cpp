@@ -117,6 +117,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     };
 
     // 1. Today's point (as the nightly job records it), with its build's commits.
+    long record_runs = 0; // benchmark runs of the record step (counted in the budget too)
     if (!o.record_date.empty()) {
         const std::string record_date =
             o.record_date == "today" ? today_utc(*a.clock) : o.record_date;
@@ -126,7 +127,9 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         daily_runners();
         auto d = daily_options(record_date, record_date, "record-" + record_date);
         d.sweep.strategy = core::SweepStrategy::exhaustive;
-        run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec);
+        record_runs =
+            run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec)
+                .sweep.runs;
     }
 
     // 2. Detect against the whole history.
@@ -308,11 +311,14 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     // `verdict` is the pipeline's (an explicit range's sweep decides it); `detect` keeps its own.
     inv.verdict = verdict;
     inv.reason = reason;
+    inv.spend.runs = record_runs; // the record step's runs count too
     for (const auto& d : inv.daily)
         inv.spend.runs += d.sweep.runs;
     for (const auto& h : inv.hourly) {
-        inv.spend.runs += h.runs;
-        inv.spend.builds += h.builds;
+        inv.spend.runs += h.spend.runs;
+        inv.spend.builds += h.spend.builds;
+        inv.spend.resumed_runs += h.spend.resumed_runs;
+        inv.spend.resumed_builds += h.spend.resumed_builds;
     }
     inv.spend.seconds = a.clock->now() - started;
     if (!o.reproduce.empty())

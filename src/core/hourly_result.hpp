@@ -4,6 +4,7 @@
 
 #include "core/exit_code.hpp"
 #include "core/source_states.hpp"
+#include "core/spend.hpp"
 #include "util/time.hpp"
 
 #include <map>
@@ -96,8 +97,9 @@ struct HourlyResult {
     PassFail good_runs;
     PassFail bad_runs;
     std::optional<FailureLog> first_bad_log;
-    int builds = 0; ///< builds run by this invocation
-    int runs = 0;   ///< test runs (point measurements) by this invocation
+    /// Runs and builds of the hourly and commit stages, across every invocation that worked on
+    /// the same state directory (the resumed part included and also shown on its own).
+    Spend spend;
     bool budget_exhausted = false;
 };
 

@@ -6,6 +6,7 @@
 #include "core/daily_result.hpp"
 #include "core/detect.hpp"
 #include "core/hourly_result.hpp"
+#include "core/spend.hpp"
 
 #include <cstddef>
 #include <map>
@@ -32,13 +33,6 @@ std::optional<ResultKind> parse_result_kind(std::string_view s);
 /// Parse a verdict name ("regression", "improvement", "no_regression", "inconclusive"); nullopt
 /// otherwise.
 std::optional<Verdict> parse_verdict(std::string_view s);
-
-/// What a whole investigation spent.
-struct Spend {
-    long runs = 0;      ///< benchmark runs of every stage
-    long builds = 0;    ///< source builds of every stage
-    double seconds = 0; ///< wall time
-};
 
 /// One regression the pipeline narrowed: a daily boundary and, when it ran, its hourly result.
 struct NarrowedRegression {

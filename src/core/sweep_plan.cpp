@@ -15,6 +15,12 @@ namespace {
 
 // Weight (degrees of freedom) of the pooled noise estimate in each point's variance.
 constexpr double k_prior_dof = 8;
+// Largest chance that a pair called the same hides a change of --min-change (one-sided).
+constexpr double k_miss_rate = 0.05;
+// Neighbouring pairs needed before their differences estimate the noise.
+constexpr std::size_t k_min_pairs = 4;
+// Degrees of freedom one pair's absolute difference is worth in a median-based scale estimate.
+constexpr double k_mad_efficiency = 0.37;
 
 double mean_of(const std::vector<double>& v) {
     double s = 0;
@@ -85,8 +91,9 @@ SweepPlan::SweepPlan(std::vector<std::string> labels, SweepOptions options) : m_
 }
 
 void SweepPlan::update_pool() {
+    // Within points: the repeats of each ok point around its mean.
     double num = 0;
-    long dof = 0;
+    double dof = 0;
     for (const auto& p : m_points) {
         if (p.state != PointState::ok || p.values.size() < 2)
             continue;
@@ -95,13 +102,40 @@ void SweepPlan::update_pool() {
             continue;
         const double v = var_of(p.values, m) / (m * m);
         num += v * static_cast<double>(p.values.size() - 1);
-        dof += static_cast<long>(p.values.size()) - 1;
+        dof += static_cast<double>(p.values.size() - 1);
+    }
+    // Between neighbours: the noise the series has already shown, so that one run per point can
+    // decide. The relative difference of two neighbouring ok points' means, scaled by
+    // sqrt(1/na + 1/nb), has the run-to-run spread when both are on one level; level changes are
+    // outliers, so the scale is robust (1.4826 x the median absolute value) and, like a MAD, it
+    // is worth ~0.37 degrees of freedom per pair. A change between most neighbours inflates it
+    // (more runs, never fewer); it needs k_min_pairs pairs to count at all.
+    std::vector<double> r;
+    const SweepPoint* prev = nullptr;
+    double prev_mean = 0;
+    for (const auto& p : m_points) {
+        if (p.state != PointState::ok || p.values.empty())
+            continue;
+        const double m = mean_of(p.values);
+        if (prev && prev_mean != 0) {
+            const double scale = std::sqrt(1.0 / static_cast<double>(prev->values.size()) +
+                                           1.0 / static_cast<double>(p.values.size()));
+            r.push_back(std::fabs(m - prev_mean) / std::fabs(prev_mean) / scale);
+        }
+        prev = &p;
+        prev_mean = m;
+    }
+    if (r.size() >= k_min_pairs) {
+        const double sigma = 1.4826 * median(r);
+        const double between_dof = k_mad_efficiency * static_cast<double>(r.size());
+        num += sigma * sigma * between_dof;
+        dof += between_dof;
     }
     m_pooled_dof = dof;
-    m_pooled_var = dof > 0 ? num / static_cast<double>(dof) : 0;
+    m_pooled_var = dof > 0 ? num / dof : 0;
 }
 
-long SweepPlan::pooled_dof() const {
+double SweepPlan::pooled_dof() const {
     return m_pooled_dof;
 }
 
@@ -191,7 +225,7 @@ SweepPlan::PairTest SweepPlan::test_values(const std::vector<double>& a,
     auto side = [&](const std::vector<double>& v, double m, double& var, double& dof) {
         const double own_dof = static_cast<double>(v.size()) - 1;
         const double own = v.size() >= 2 ? var_of(v, m) / (m * m) : 0;
-        const double prior_dof = std::min<double>(static_cast<double>(m_pooled_dof), k_prior_dof);
+        const double prior_dof = std::min(m_pooled_dof, k_prior_dof);
         dof = own_dof + prior_dof;
         var = dof > 0 ? (own * own_dof + m_pooled_var * prior_dof) / dof : 0;
     };
@@ -215,8 +249,15 @@ SweepPlan::PairTest SweepPlan::test_values(const std::vector<double>& a,
     }
     const double dof = (qa + qb) * (qa + qb) / (qa * qa / da + qb * qb / db);
     t.p_value = student_t_two_sided_p(t.relative_change / se, dof);
-    if (abs_change < m_options.min_change / 2)
+    // The same level needs a change below interest that the noise shown so far also rules a
+    // change of --min-change out for (one-sided, at k_miss_rate): with a run or two per point a
+    // noisy benchmark gets more runs here instead of a missed step.
+    const double p_as_large =
+        student_t_two_sided_p((m_options.min_change - abs_change) / se, dof) / 2;
+    if (abs_change < m_options.min_change / 2 && p_as_large < k_miss_rate)
         t.relation = Relation::same; // below interest, significant or not
+    else if (abs_change < m_options.min_change / 2)
+        t.relation = Relation::unknown;
     else if (t.p_value < alpha)
         t.relation = Relation::differ;
     else
@@ -286,7 +327,11 @@ std::vector<SweepRequest> SweepPlan::next() const {
     return proposals();
 }
 
-std::vector<SweepRequest> SweepPlan::proposals() const {
+std::vector<SweepRequest> SweepPlan::next(const ProposalHints& hints) const {
+    return proposals(hints);
+}
+
+std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const {
     std::vector<SweepRequest> out;
     if (budget_exhausted())
         return out;
@@ -391,7 +436,12 @@ std::vector<SweepRequest> SweepPlan::proposals() const {
                 const double m = mean_of(v);
                 return m == 0 ? 0 : var_of(v, m) / (m * m);
             };
-            const bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
+            bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
+            // A point whose runs cost no build goes first while it is not twice the other.
+            if (hints.cheap == a && na < cap && na <= 2 * nb)
+                pick_a = true;
+            else if (hints.cheap == b && nb < cap && nb <= 2 * na)
+                pick_a = false;
             more(pick_a ? (na < cap ? a : b) : (nb < cap ? b : a));
             continue;
         }

@@ -37,9 +37,9 @@ enum class ComparisonKind {
 /// Tuning of the planner; defaults match `perfsweep daily`.
 struct SweepOptions {
     SweepStrategy strategy = SweepStrategy::adaptive;
-    int repeats = 3;          ///< values asked for a point's first measurement
-    int max_repeats = 12;     ///< cap on values per point (undecided points double up to it)
-    int min_span = 5;         ///< a level lasting >= min_span points is always sampled (adaptive)
+    int repeats = 1;      ///< values asked for a point's first measurement
+    int max_repeats = 12; ///< cap on values per point (undecided points double up to it)
+    int min_span = 7; ///< shortest excursion: a level lasting >= min_span points is always sampled
     double min_change = 0.02; ///< smallest relative change that must be found (e.g. 0.02 = 2 %)
     double alpha = 0.01;      ///< significance level of the two-sample test
     int workers = 1;          ///< points proposed per round (parallel GPUs)
@@ -74,6 +74,13 @@ struct SweepRequest {
     int repeats = 1;       ///< additional values wanted
     /// Requests compare by value (for tests).
     bool operator==(const SweepRequest&) const = default;
+};
+
+/// What the caller knows about the cost of measuring points now.
+struct ProposalHints {
+    /// A point whose extra runs cost no build (the source state whose build is current): an
+    /// undecided pair repeats it first.
+    std::optional<std::size_t> cheap;
 };
 
 /// A change of level between two measured points with no untested available point between them
@@ -115,6 +122,8 @@ public:
     /// Up to `workers` useful requests for the next round; empty when nothing useful is left (or
     /// the run budget is spent; then `budget_exhausted()` is true).
     std::vector<SweepRequest> next() const;
+    /// Like next(), weighing the costs in `hints`.
+    std::vector<SweepRequest> next(const ProposalHints& hints) const;
     /// Record a measurement of point `index`: ok adds `values`; any other status marks it broken.
     /// `runs` is how many benchmark runs it cost (0 for reused history values).
     void observe(std::size_t index, Status status, const std::vector<double>& values,
@@ -144,15 +153,15 @@ private:
     PairTest compare(std::size_t a, std::size_t b) const;
     std::vector<Boundary> pass_fail_boundaries(const std::vector<std::size_t>& ok) const;
     std::vector<std::size_t> ok_points() const;
-    std::vector<SweepRequest> proposals() const;
-    long pooled_dof() const;
+    std::vector<SweepRequest> proposals(const ProposalHints& hints = {}) const;
+    double pooled_dof() const;
 
     std::vector<SweepPoint> m_points;
     SweepOptions m_options;
     long m_runs = 0;
     long m_reused = 0;
-    double m_pooled_var = 0; // pooled within-point relative variance
-    long m_pooled_dof = 0;
+    double m_pooled_var = 0; // pooled relative run-to-run variance (within points + neighbours)
+    double m_pooled_dof = 0; // its degrees of freedom
     void update_pool();
 };
 

@@ -88,6 +88,53 @@ SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options,
     return plan.result(plan.budget_exhausted() ? "run budget spent" : "");
 }
 
+int pass_fail_bisection_runs(const SweepScenario& s, std::uint64_t seed) {
+    const auto truth = scenario_true_boundaries(s);
+    if (truth.empty() || s.days < 2)
+        return std::min(s.days, 2);
+    const double before = scenario_level(s, 0);
+    const double threshold = s.base * (before + scenario_level(s, truth.front())) / 2;
+    const bool higher = s.direction == Direction::higher_is_better;
+    auto missing = [&](int d) {
+        return std::find(s.missing.begin(), s.missing.end(), d) != s.missing.end();
+    };
+    int runs = 0;
+    auto fails = [&](int d) {
+        ++runs;
+        if (scenario_unavailable(s, d))
+            return true;
+        const double v = scenario_value(s, d, seed, 0);
+        return higher ? v < threshold : v > threshold;
+    };
+    int good = 0, bad = s.days - 1;
+    while (good < bad && missing(good))
+        ++good;
+    while (bad > good && missing(bad))
+        --bad;
+    fails(good);
+    if (!fails(bad)) {
+        bad = truth.front(); // the dip's first day, given (the peer needs a failing end)
+        ++runs;
+    }
+    while (bad - good > 1) {
+        int mid = good + (bad - good) / 2;
+        int probe = -1;
+        for (int off = 0; off < bad - good && probe < 0; ++off)
+            for (int c : {mid + off, mid - off})
+                if (c > good && c < bad && !missing(c)) {
+                    probe = c;
+                    break;
+                }
+        if (probe < 0)
+            break;
+        if (fails(probe))
+            bad = probe;
+        else
+            good = probe;
+    }
+    return runs;
+}
+
 ScenarioCheck check_sweep(const SweepScenario& s, const SweepResult& r) {
     ScenarioCheck c;
     const auto truth = scenario_true_boundaries(s);

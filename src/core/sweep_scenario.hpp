@@ -40,6 +40,14 @@ double scenario_value(const SweepScenario& s, int day, std::uint64_t seed, int r
 /// failed/missing), like `perfsweep daily` does with the real benchmark.
 SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed);
 
+/// Benchmark runs a bisection over pass/fail needs to find one boundary of `s` (the peer's method:
+/// NVIDIA JAX-Toolbox's container search with a known passing first day): one run per probed day,
+/// "fail" when a run's value is past the midpoint of the first change or the day is broken (a
+/// missing day is stepped over without a run), halving until the failing day follows a passing
+/// one. When the last day passes (a dip that recovers) the first failing day is given to it. The
+/// baseline the planner's run counts are compared with.
+int pass_fail_bisection_runs(const SweepScenario& s, std::uint64_t seed);
+
 /// How a sweep's boundaries compare with a scenario's truth.
 struct ScenarioCheck {
     int truth = 0;    ///< true boundaries

@@ -18,6 +18,9 @@ struct PointRequest {
     std::map<std::string, std::string> commits; ///< repo → sha, recorded into the measurement
     std::map<std::string, std::string> commit_times; ///< repo → ISO time, recorded
     int repeats = 1;                                 ///< values wanted for this point
+    /// {repeat} of the first run: a point measured by several calls (one run each, so every
+    /// finished run is recorded before the next) numbers its runs on across the calls.
+    int first_repeat = 1;
 };
 
 /// Result of a build step (hourly stage): ok, or a reason and log path.

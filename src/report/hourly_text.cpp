@@ -72,8 +72,13 @@ std::string render_hourly_text(const core::HourlyResult& r) {
     if (r.culprit)
         out += "\nculprit: " + r.culprit->repo + " " + r.culprit->commit.sha + "  " +
                r.culprit->commit.subject + "\n  " + r.culprit->note + "\n";
-    out += "\n" + std::string(core::to_string(r.conclusion)) + ": " + r.message + " (builds " +
-           std::to_string(r.builds) + ", runs " + std::to_string(r.runs) + ")\n";
+    std::string spend =
+        "builds " + std::to_string(r.spend.builds) + ", runs " + std::to_string(r.spend.runs);
+    if (r.spend.resumed_builds || r.spend.resumed_runs)
+        spend += "; resumed: builds " + std::to_string(r.spend.resumed_builds) + ", runs " +
+                 std::to_string(r.spend.resumed_runs);
+    out +=
+        "\n" + std::string(core::to_string(r.conclusion)) + ": " + r.message + " (" + spend + ")\n";
     return out;
 }
 

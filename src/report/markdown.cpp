@@ -769,8 +769,8 @@ std::string budget_section(const View& v) {
     } else if (v.kind == core::ResultKind::daily) {
         parts.push_back("runs: " + std::to_string(v.daily.front()->sweep.runs));
     } else if (v.kind == core::ResultKind::hourly) {
-        parts.push_back("runs: " + std::to_string(v.hourly.front()->runs));
-        parts.push_back("builds: " + std::to_string(v.hourly.front()->builds));
+        parts.push_back("runs: " + std::to_string(v.hourly.front()->spend.runs));
+        parts.push_back("builds: " + std::to_string(v.hourly.front()->spend.builds));
     }
     if (parts.empty())
         return "";

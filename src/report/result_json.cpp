@@ -311,8 +311,10 @@ void hourly_fields(JsonWriter& w, const core::HourlyResult& r) {
         commit_fields(w, r.culprit->commit);
         w.member("note", r.culprit->note).end_object();
     }
-    w.member("builds", r.builds)
-        .member("runs", r.runs)
+    w.member("builds", r.spend.builds)
+        .member("runs", r.spend.runs)
+        .member("resumed_builds", r.spend.resumed_builds)
+        .member("resumed_runs", r.spend.resumed_runs)
         .member("budget_exhausted", r.budget_exhausted);
 }
 

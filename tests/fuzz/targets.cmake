@@ -15,7 +15,8 @@ set(_fuzz_targets
   report_input perfsweep_fuzz_adapters+perfsweep_report
   time perfsweep_util
   daily_window perfsweep_fuzz_adapters
-  server_text perfsweep_util)
+  server_text perfsweep_util
+  journal perfsweep_core)
 
 set(_fuzz_names "")
 list(LENGTH _fuzz_targets _fuzz_n)

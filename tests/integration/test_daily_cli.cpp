@@ -5,6 +5,7 @@
 #include "core/sweep_scenario.hpp"
 #include "support/json_doc.hpp"
 #include "support/temp_dir.hpp"
+#include "util/strings.hpp"
 
 #include <catch2/catch.hpp>
 #include <rapidjson/document.h>
@@ -57,14 +58,14 @@ std::vector<std::string> daily_args(const TempDir& dir, const std::string& scena
     return a;
 }
 
-int count_files(const std::string& dir, const std::string& prefix) {
-    if (!fs::exists(dir))
+/// Runs committed to a state dir: the run records of its journal.
+int journal_runs(const std::string& dir) {
+    const auto path = dir + "/journal.tsv";
+    if (!fs::exists(path))
         return 0;
     int n = 0;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().filename().string().rfind(prefix, 0) == 0 &&
-            e.path().extension() == ".json") // not an atomic write's temp file
-            ++n;
+    for (const auto& line : perfsweep::util::split(read_file(path), '\n'))
+        n += line.rfind("run\t", 0) == 0 ? 1 : 0;
     return n;
 }
 
@@ -123,14 +124,13 @@ TEST_CASE("daily resumes after kill -9 without rerunning or losing a finished ru
         ::_exit(127);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (count_files(dir.file("state"), "run-") < 3 &&
-           std::chrono::steady_clock::now() < deadline)
+    while (journal_runs(dir.file("state")) < 3 && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
     REQUIRE(WIFSIGNALED(status));
-    const int committed = count_files(dir.file("state"), "run-");
+    const int committed = journal_runs(dir.file("state"));
     REQUIRE(committed >= 3);
     REQUIRE(committed < 18); // it was really killed mid-sweep
 

@@ -179,6 +179,16 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
         ++labels;
     CHECK(probes == 3);
     CHECK(labels == 3);
+    // Budget used counts every benchmark run once (the record step's too), and the commits probe
+    // (run after each date's first ok run) is not a benchmark run.
+    std::size_t bench_runs = 0, commit_probes = 0;
+    for (std::size_t at = 0; (at = calls.find("bench.sh", at)) != std::string::npos; ++at)
+        ++bench_runs;
+    for (std::size_t at = 0; (at = calls.find("0123456789abcdef0123", at)) != std::string::npos;
+         ++at)
+        ++commit_probes;
+    CHECK(commit_probes > 0);
+    CHECK_THAT(md, Catch::Contains("runs: " + std::to_string(bench_runs) + " "));
     const auto outputs = read_file(gh_out);
     CHECK_THAT(outputs, Catch::Contains("cause") && Catch::Contains("environment") &&
                             Catch::Contains("cudnn 9.1.0 -> 9.2.0"));

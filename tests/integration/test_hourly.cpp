@@ -336,11 +336,33 @@ TEST_CASE("hourly resumes after kill -9 without redoing finished builds or runs"
     for (const auto& [key, n] : s_fx)
         extra_starts += n - s_ref[key];
     CHECK(extra_starts == 1);
-    // A third run does nothing new at all.
+    // A third run does nothing new at all, and says what the result cost in all: the counts of
+    // the uninterrupted search, every one of them resumed, and the same values per state.
     auto again = test::run_perfsweep(args);
+    INFO(again.out << again.err);
     CHECK(again.exit_code == 0);
-    CHECK(again.out.find("\"builds\": 0") != std::string::npos);
-    CHECK(again.out.find("\"runs\": 0") != std::string::npos);
+    auto number = [](const std::string& json, const std::string& key) {
+        std::smatch m;
+        const std::regex re("\"" + key + "\": ([0-9]+)");
+        return std::regex_search(json, m, re) ? std::stol(m[1]) : -1L;
+    };
+    CHECK(number(again.out, "builds") == number(clean.out, "builds"));
+    CHECK(number(again.out, "runs") == number(clean.out, "runs"));
+    CHECK(number(again.out, "resumed_builds") == number(clean.out, "builds"));
+    CHECK(number(again.out, "resumed_runs") == number(clean.out, "runs"));
+    CHECK(number(clean.out, "resumed_runs") == 0);
+    CHECK(number(clean.out, "builds") > 0);
+    CHECK(json_object(again.out, "window") == json_object(clean.out, "window"));
+    // Every state and commit step shows the values it was measured with, once each.
+    auto values = [](const std::string& json) {
+        std::vector<std::string> v;
+        const std::regex re("\"values\": \\[([^\\]]*)\\]");
+        for (std::sregex_iterator it(json.begin(), json.end(), re), end; it != end; ++it)
+            v.push_back((*it)[1]);
+        return v;
+    };
+    CHECK(values(again.out) == values(clean.out));
+    CHECK(values(resumed.out) == values(clean.out));
 }
 
 TEST_CASE("hourly refuses naive times, shallow clones and unknown refs with clear errors",

@@ -159,12 +159,16 @@ TEST_CASE("corrupt input: every case is a clear error or a documented skip, hist
         return a;
     };
     REQUIRE(run_perfsweep(daily_with(f("state"))).exit_code == 0);
-    for (const char* copy : {"state-trunc", "state-garbled", "state-sweep"})
+    for (const char* copy : {"state-trunc", "state-garbled", "state-sweep", "state-old"})
         fs::copy(f("state"), f(copy), fs::copy_options::recursive);
-    const std::string run2 = f("state-trunc/run-000002.json");
-    write_file(run2, read_file(run2).substr(0, 40));
-    write_file(f("state-garbled/run-000001.json"), "garbage{\n");
-    write_file(f("state-sweep/sweep.txt"), "from=2023-0");
+    const std::string trunc = f("state-trunc/journal.tsv");
+    const auto journal = read_file(trunc);
+    write_file(trunc, journal.substr(0, journal.find("\nrun\t") + 40)); // a torn second record
+    const std::string garbled = f("state-garbled/journal.tsv");
+    write_file(garbled, journal.substr(0, journal.find('\n') + 1) + "garbage{\n");
+    const std::string other = f("state-sweep/journal.tsv");
+    write_file(other, "journal\t1\tdaily\tfrom=2023-0\n");
+    write_file(f("state-old/run-000001.json"), "1\n{}\n"); // an older perfsweep's state files
 
     const std::vector<std::string> gh_env = {"GITHUB_TOKEN=t0k", "GITHUB_REPOSITORY=acme/lbm",
                                              "GITHUB_API_URL=http://127.0.0.1:1",
@@ -393,18 +397,19 @@ TEST_CASE("corrupt input: every case is a clear error or a documented skip, hist
          2,
          {"nope.toml"}},
         // State files of a resumable sweep.
-        {"state: truncated run file",
-         daily_with(f("state-trunc")),
-         2,
-         {"run-000002.json", "invalid JSON"}},
-        {"state: garbled run file",
+        {"state: torn journal record", daily_with(f("state-trunc")), 2, {"journal.tsv:2:", "torn"}},
+        {"state: garbled journal record",
          daily_with(f("state-garbled")),
          2,
-         {"run-000001.json", "expected the number of runs"}},
-        {"state: garbled sweep id",
+         {"journal.tsv:2:", "unknown record 'garbage{'"}},
+        {"state: journal of another sweep",
          daily_with(f("state-sweep")),
          2,
-         {"sweep.txt", "use a fresh --state directory"}},
+         {"journal.tsv", "use a fresh --state directory"}},
+        {"state: an older perfsweep's state files",
+         daily_with(f("state-old")),
+         2,
+         {"run-000001.json", "older perfsweep", "use a fresh --state directory"}},
     };
 
     int clear_errors = 0, skips = 0, accepted = 0, history_changed = 0, crashes = 0;

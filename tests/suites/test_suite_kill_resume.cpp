@@ -105,22 +105,37 @@ std::vector<std::string> lines_of(const std::string& path) {
     return out;
 }
 
-/// Committed daily runs: run-NNNNNN.json files (not temp files), name → content.
+/// Committed daily runs: the run records of the journal (state/journal.tsv), "line N" → record.
 std::map<std::string, std::string> daily_state(const std::string& dir) {
     std::map<std::string, std::string> out;
-    if (!fs::exists(dir))
-        return out;
-    static const std::regex name_re("run-[0-9]{6}\\.json");
-    for (const auto& e : fs::directory_iterator(dir))
-        if (std::regex_match(e.path().filename().string(), name_re))
-            out[e.path().filename().string()] = read_file(e.path().string());
+    int n = 0;
+    for (const auto& l : lines_of(dir + "/journal.tsv"))
+        if (++n > 1 && l.rfind("run\t", 0) == 0)
+            out["line " + std::to_string(n)] = l;
     return out;
 }
 
-/// The measurement record (second line) of a committed daily run.
-std::string record_of(const std::string& run_file_text) {
-    const auto nl = run_file_text.find('\n');
-    return std::string(util::trim(run_file_text.substr(nl + 1)));
+/// A field of a journal run record ("" when absent): the value after the field named `name`.
+std::string journal_field(const std::string& record, const std::string& name) {
+    const auto f = util::split(record, '\t');
+    for (std::size_t i = 3; i + 1 < f.size(); i += 2)
+        if (f[i] == name)
+            return f[i + 1];
+    return "";
+}
+
+/// The history's form of a committed run: its unique log path as a JSON member.
+std::string record_of(const std::string& journal_record) {
+    return "\"log\":\"" + journal_field(journal_record, "log") + "\"";
+}
+
+/// How many history records hold `member` (a record_of() text).
+std::size_t count_with(const std::multiset<std::string>& history, const std::string& member) {
+    std::size_t n = 0;
+    for (const auto& r : history)
+        if (r.find(member) != std::string::npos)
+            ++n;
+    return n;
 }
 
 /// Whole, parseable history lines (a torn last line is not a record).
@@ -206,7 +221,7 @@ d=$1
 case "$d" in
   2023-08-14) echo "Traceback: XLA compilation failed"; echo "end $d $PPID" >> "$2"; exit 1 ;;
 esac
-n=$(cat "$3"/run-*.json 2>/dev/null | grep -c "\"label\":\"$d\"")
+n=$(grep -c "^run	$d	" "$3/journal.tsv" 2>/dev/null)
 if [ "$d" \< "2023-08-19" ]; then v=500; else v=460; fi
 echo "MLUPS: $((v + n % 3 - 1))"
 echo "end $d $PPID" >> "$2"
@@ -259,13 +274,8 @@ std::string daily_outcome(const std::string& json) {
 /// Committed runs per date of a daily state dir.
 std::map<std::string, int> runs_per_date(const std::string& state) {
     std::map<std::string, int> n;
-    static const std::regex label_re("\"label\":\"([0-9-]+)\"");
-    for (const auto& [name, text] : daily_state(state)) {
-        std::smatch m;
-        const auto rec = record_of(text);
-        if (std::regex_search(rec, m, label_re))
-            ++n[m[1]];
-    }
+    for (const auto& [name, text] : daily_state(state))
+        ++n[util::split(text, '\t').at(1)];
     return n;
 }
 
@@ -316,7 +326,7 @@ void daily_campaign(const std::vector<KillPlan>& plans, std::size_t& next_plan, 
         if (!hist_final.count(r))
             ++t.lost;
     for (const auto& [name, text] : final_state) {
-        const auto n = hist_final.count(record_of(text));
+        const auto n = count_with(hist_final, record_of(text));
         if (n == 0)
             ++t.lost;
         if (n > 1)
@@ -463,16 +473,16 @@ std::string hourly_outcome(const std::string& json) {
     return s;
 }
 
-/// Records of hourly-state.tsv (settings line excluded), as a multiset.
+/// Records of the hourly journal (its header excluded), as a multiset.
 std::multiset<std::string> hourly_state(const std::string& dir) {
     std::multiset<std::string> out;
-    for (const auto& l : lines_of(dir + "/hourly-state.tsv"))
-        if (l.rfind("settings\t", 0) != 0)
+    for (const auto& l : lines_of(dir + "/journal.tsv"))
+        if (l.rfind("journal\t", 0) != 0)
             out.insert(l);
     return out;
 }
 
-/// (runs, builds) recorded: values of run records, build records.
+/// (runs, builds) recorded: run records (one run each), build records.
 std::pair<int, int> hourly_counts(const std::multiset<std::string>& state) {
     int runs = 0, builds = 0;
     for (const auto& l : state) {
@@ -480,7 +490,7 @@ std::pair<int, int> hourly_counts(const std::multiset<std::string>& state) {
         if (f[0] == "build")
             ++builds;
         else if (f[0] == "run")
-            runs += f[2] == "ok" ? static_cast<int>(util::split(f[3], ',').size()) : 1;
+            runs += std::stoi(f.at(2));
     }
     return {runs, builds};
 }
@@ -530,8 +540,8 @@ void hourly_campaign(const std::vector<KillPlan>& plans, std::size_t& next_plan,
             const auto it = m.find({kind, s.pid});
             return it == m.end() ? 0 : it->second;
         };
-        // In flight at a kill: one round (--repeats 2 runs, committed together) and one build.
-        t.repeated += std::max(0, count("end") - s.runs - 2);
+        // In flight at a kill: one run (each run is committed on its own) and one build.
+        t.repeated += std::max(0, count("end") - s.runs - 1);
         t.repeated += std::max(0, count("bend") - s.builds - 1);
     }
     const auto counts = hourly_counts(final_state);
@@ -541,7 +551,7 @@ void hourly_campaign(const std::vector<KillPlan>& plans, std::size_t& next_plan,
         t.identical = false;
         WARN("hourly runs " << counts.first << " builds " << counts.second << " (uninterrupted: "
                             << reference_counts.first << ", " << reference_counts.second << ")\n"
-                            << read_file(state + "/hourly-state.tsv"));
+                            << read_file(state + "/journal.tsv"));
     }
     INFO("final: " << hourly_outcome(last.out) << "reference: " << reference);
     CHECK(hourly_outcome(last.out) == reference);

@@ -123,8 +123,8 @@ inline core::HourlyResult sample_hourly(core::HourlyConclusion conclusion) {
         for (auto& s : h.states)
             if (core::is_measured(s.status))
                 s.status = core::StateStatus::unknown;
-        h.builds = 2;
-        h.runs = 4;
+        h.spend.builds = 2;
+        h.spend.runs = 4;
         return h;
     }
     h.last_good = core::WindowEnd{hour_of_0825(13), {{"jax", jax}, {"xla", x2}}};
@@ -142,8 +142,8 @@ inline core::HourlyResult sample_hourly(core::HourlyConclusion conclusion) {
                        {}};
     h.candidates["xla"] = {a, b};
     h.compare_urls["xla"] = "https://github.com/openxla/xla/compare/" + x2 + "..." + x3;
-    h.builds = 4;
-    h.runs = 8;
+    h.spend.builds = 4;
+    h.spend.runs = 8;
     h.message = "window: 2023-08-25T13:00:00Z (good) .. 2023-08-25T14:00:00Z (bad), changed: xla";
     if (conclusion == core::HourlyConclusion::culprit) {
         h.culprit = core::Culprit{"xla", a, "only xla changed in the window"};
@@ -214,8 +214,8 @@ inline core::Investigation sample_investigation(bool two = false) {
     for (const auto& d : inv.daily)
         inv.spend.runs += d.sweep.runs;
     for (const auto& h : inv.hourly) {
-        inv.spend.runs += h.runs;
-        inv.spend.builds += h.builds;
+        inv.spend.runs += h.spend.runs;
+        inv.spend.builds += h.spend.builds;
     }
     inv.spend.seconds = 5400;
     inv.reproduce = {"perfsweep investigate --history h.jsonl --narrow all"};

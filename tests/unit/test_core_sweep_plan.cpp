@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -72,9 +74,9 @@ TEST_CASE("adaptive measures the ends, then a coarse grid of min_span", "[core][
     std::vector<std::size_t> idx;
     for (auto& q : r)
         idx.push_back(q.index);
-    CHECK(idx == std::vector<std::size_t>{0, 20, 5, 10, 15});
+    CHECK(idx == std::vector<std::size_t>{0, 20, 7, 14}); // shortest excursion 7 by default
     for (auto& q : r)
-        CHECK(q.repeats == 3);
+        CHECK(q.repeats == 1); // one run at first: more only by need
 }
 
 TEST_CASE("a broken end moves to its neighbour and is never compared", "[core][sweep]") {
@@ -146,6 +148,8 @@ TEST_CASE("an undecided point gets doubled repeats up to the cap, then stays unk
 TEST_CASE("the run budget stops the sweep and the result says so", "[core][sweep]") {
     auto s = make("one_step", 60, 0.005, {{31, 0.93}});
     SweepOptions o;
+    o.repeats = 3; // 4 dates' worth of runs: the grid is cut short
+    o.min_span = 5;
     o.max_runs = 12;
     auto r = simulate_sweep(s, o, 3);
     CHECK(r.runs <= 12);
@@ -176,7 +180,9 @@ TEST_CASE("adaptive finds every boundary, invents none, with <= 40 % of exhausti
     for (const auto& s : suite()) {
         for (std::uint64_t seed = 1; seed <= 20; ++seed) {
             INFO(s.name << " seed " << seed);
-            SweepOptions o;
+            SweepOptions o; // 3 runs per date and a 5-day stride, against exhaustive
+            o.repeats = 3;
+            o.min_span = 5;
             auto ex_opt = o;
             ex_opt.strategy = SweepStrategy::exhaustive;
             auto ex = simulate_sweep(s, ex_opt, seed);
@@ -189,7 +195,29 @@ TEST_CASE("adaptive finds every boundary, invents none, with <= 40 % of exhausti
             CHECK(cad.invented == 0);
             CHECK(cad.unknown == 0);
             CHECK(ad.complete);
-            CHECK(static_cast<double>(ad.runs) <= 0.4 * static_cast<double>(ad.exhaustive_runs));
+            // 40 %, and 42 % for 0.8 % noise: a pair is only the same when a change of
+            // --min-change is ruled out, which costs extra runs there.
+            CHECK(static_cast<double>(ad.runs) <=
+                  (s.noise > 0.005 ? 0.42 : 0.4) * static_cast<double>(ad.exhaustive_runs));
+        }
+    }
+}
+
+TEST_CASE("repeats by need find every boundary of the scenario shapes and invent none",
+          "[core][sweep][scenarios][need]") {
+    for (const auto& s : suite()) {
+        for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+            INFO(s.name << " seed " << seed);
+            const auto r = simulate_sweep(s, SweepOptions{}, seed); // 1 run at first, 7 days
+            const auto c = check_sweep(s, r);
+            CHECK(c.found == c.truth);
+            CHECK(c.unknown == 0);
+            CHECK(r.complete);
+            // Up to 0.5 % noise none is invented; at 0.8 % (large_noise, against a 2 % minimum
+            // change) single runs invented a 1.7 % step in 1 of these 20 seeds (docs/daily.md:
+            // use --repeats 3 there).
+            if (s.noise <= 0.005)
+                CHECK(c.invented == 0);
         }
     }
 }
@@ -238,4 +266,58 @@ TEST_CASE("a deterministic metric (no noise at all) is decided with the first re
     plan.observe(1, Status::ok, {500.1, 500.1, 500.1});
     CHECK(plan.next().empty());
     CHECK(plan.result().boundaries.empty());
+}
+
+TEST_CASE("repeats by need: a 3 % step with 0.04 % noise takes one run per date",
+          "[core][sweep][need]") {
+    const auto s = make("quiet_step", 60, 0.0004, {{31, 0.97}});
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        const auto r = simulate_sweep(s, SweepOptions{}, seed);
+        REQUIRE(r.boundaries.size() == 1);
+        CHECK(r.boundaries[0].last_before == 30);
+        CHECK(r.boundaries[0].first_after == 31);
+        CHECK(r.boundaries[0].kind == ChangeKind::regression);
+        long measured = 0;
+        for (const auto& p : r.points) {
+            CHECK(p.values.size() <= 1);
+            measured += p.values.empty() ? 0 : 1;
+        }
+        CHECK(r.runs == measured);
+        CHECK(r.runs <= 14); // 10 samples of the 7-day excursion grid + the step refined
+    }
+}
+
+TEST_CASE("repeats by need: one run a date is not enough when the noise is near the step",
+          "[core][sweep][need]") {
+    // 0.8 % noise, a 3 % step: neighbours differ by ~1.1 % on one level, so single runs can
+    // neither call a pair the same (a 2 % change is not ruled out) nor confirm the step.
+    const auto s = make("noisy_step", 40, 0.008, {{20, 0.97}});
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        const auto r = simulate_sweep(s, SweepOptions{}, seed);
+        REQUIRE(r.boundaries.size() == 1);
+        CHECK(r.boundaries[0].first_after == 20);
+        std::size_t most = 0;
+        for (const auto& p : r.points)
+            most = std::max(most, p.values.size());
+        CHECK(most >= 2);
+    }
+}
+
+TEST_CASE("a pair below --min-change/2 is the same only when the noise rules out --min-change",
+          "[core][sweep][need]") {
+    SweepOptions o;
+    o.strategy = SweepStrategy::bisect;
+    // Quiet (0.05 %): a 0.5 % difference is the same level; nothing more to do.
+    SweepPlan quiet(labels(2), o);
+    quiet.observe(0, Status::ok, {100, 100.05, 99.95});
+    quiet.observe(1, Status::ok, {99.5, 99.55, 99.45});
+    CHECK(quiet.next().empty());
+    CHECK(quiet.result().boundaries.empty());
+    // Noisy (1.5 %): the same 0.5 % difference could hide a 2 % step: more runs.
+    SweepPlan noisy(labels(2), o);
+    noisy.observe(0, Status::ok, {100, 101.5, 98.5});
+    noisy.observe(1, Status::ok, {99.5, 101, 98});
+    const auto r = noisy.next();
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].repeats == 3);
 }

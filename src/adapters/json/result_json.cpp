@@ -548,8 +548,10 @@ public:
                 fail(at(cp, "sha"), "the culprit's commit");
             r.culprit = std::move(cu);
         }
-        integer(v, path, "builds", r.builds);
-        integer(v, path, "runs", r.runs);
+        integer(v, path, "builds", r.spend.builds);
+        integer(v, path, "runs", r.spend.runs);
+        integer(v, path, "resumed_builds", r.spend.resumed_builds);
+        integer(v, path, "resumed_runs", r.spend.resumed_runs);
         boolean(v, path, "budget_exhausted", r.budget_exhausted);
         if (const std::string c = str(v, path, "conclusion"); !c.empty()) {
             const auto parsed = core::parse_hourly_conclusion(c);
@@ -615,9 +617,9 @@ public:
                     inv.spend.runs += d.sweep.runs;
             for (const auto& h : inv.hourly) {
                 if (!has(v, "runs"))
-                    inv.spend.runs += h.runs;
+                    inv.spend.runs += h.spend.runs;
                 if (!has(v, "builds"))
-                    inv.spend.builds += h.builds;
+                    inv.spend.builds += h.spend.builds;
             }
             apply_top_level(v, path, inv);
         }

@@ -365,7 +365,7 @@ core::Measurement ProcessRunner::measure(const ports::PointRequest& request, siz
     for (int r = 1; static_cast<int>(m.values.size()) < repeats; ++r) {
         const std::string log = dir + "/run-" + std::to_string(r) + ".log";
         auto v = values;
-        v["repeat"] = std::to_string(r);
+        v["repeat"] = std::to_string(request.first_repeat + r - 1);
         const std::string what = "run " + std::to_string(r) + "/" + std::to_string(repeats);
         auto o =
             run_once(m_test, v, worker, m.image, log, request.label + " " + what, Reading::metric);

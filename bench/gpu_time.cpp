@@ -1,0 +1,353 @@
+// GPU time the planners spend, against the goals of the GPU-time work (docs/daily.md,
+// docs/hourly.md): runs over a suite of simulated nightly ranges with the defaults vs a bisection
+// over pass/fail that finds one boundary per range (the peer's method), and boundaries found vs
+// the truth. Simulated benchmark (core/sweep_scenario), the real planner.
+// Usage: bench_gpu_time [SEEDS [spans]]  (spans: also the suite at each shortest-excursion setting)
+#include "app/hourly.hpp"
+#include "core/sweep_plan.hpp"
+#include "core/sweep_scenario.hpp"
+#include "util/time.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace perfsweep;
+
+namespace {
+
+core::SweepScenario range(const std::string& name, int days, std::vector<std::pair<int, double>> lv,
+                          std::vector<int> broken = {}, std::vector<int> missing = {}) {
+    core::SweepScenario s;
+    s.name = name;
+    s.start = "2023-07-01";
+    s.days = days;
+    s.base = 600;
+    s.levels = std::move(lv);
+    s.broken = std::move(broken);
+    s.missing = std::move(missing);
+    return s;
+}
+
+/// The suite: single step in 60 and 90 days, two steps, four steps, a dip that recovers,
+/// 8 broken nightlies around the step, broken nightlies mid-range.
+std::vector<core::SweepScenario> goal_suite(double noise) {
+    std::vector<core::SweepScenario> v;
+    v.push_back(range("one_step_60d", 60, {{31, 0.97}}));
+    v.push_back(range("one_step_90d", 90, {{50, 0.97}}));
+    v.push_back(range("two_steps", 75, {{25, 0.96}, {55, 0.92}}));
+    v.push_back(range("four_steps", 75, {{20, 0.9}, {27, 1.0}, {44, 0.98}, {58, 0.91}}));
+    v.push_back(range("dip_recovers", 45, {{15, 0.92}, {22, 1.0}}));
+    v.push_back(range("broken_around_step", 60, {{30, 0.95}}, {26, 27, 28, 29, 30, 31, 32, 33}));
+    v.push_back(range("broken_mid_range", 60, {{40, 0.96}}, {12, 13, 14, 20}, {21, 22}));
+    for (auto& s : v)
+        s.noise = noise;
+    return v;
+}
+
+/// Part A: runs with `options` vs the bisection baseline; returns true when every goal holds.
+bool daily_suite(double noise, int seeds, const core::SweepOptions& options,
+                 const std::string& title) {
+    std::printf("-- %s: noise %.2f %% per run, %d seeds; runs = mean benchmark runs per sweep; "
+                "found = true boundaries found (summed over seeds); inv = invented\n",
+                title.c_str(), noise * 100, seeds);
+    std::printf("%-20s %4s %5s | %8s %9s %4s | %9s %6s\n", "range", "days", "truth", "runs",
+                "found", "inv", "bisection", "ratio");
+    double total = 0, total_base = 0;
+    int found_all = 0, truth_all = 0, inv_all = 0;
+    for (const auto& s : goal_suite(noise)) {
+        const core::SweepOptions& defaults = options;
+        double runs = 0, base = 0;
+        int found = 0, truth = 0, inv = 0;
+        for (int seed = 1; seed <= seeds; ++seed) {
+            const auto r = core::simulate_sweep(s, defaults, static_cast<std::uint64_t>(seed));
+            const auto c = core::check_sweep(s, r);
+            runs += static_cast<double>(r.runs) / seeds;
+            base += static_cast<double>(
+                        core::pass_fail_bisection_runs(s, static_cast<std::uint64_t>(seed))) /
+                    seeds;
+            found += c.found;
+            truth += c.truth;
+            inv += c.invented;
+        }
+        total += runs;
+        total_base += base;
+        found_all += found;
+        truth_all += truth;
+        inv_all += inv;
+        std::printf("%-20s %4d %5d | %8.1f %4d/%-4d %4d | %9.1f %5.2fx\n", s.name.c_str(), s.days,
+                    truth / seeds, runs, found, truth, inv, base, runs / base);
+    }
+    const double ratio = total / total_base;
+    std::printf("%-20s %4s %5s | %8.1f %4d/%-4d %4d | %9.1f %5.2fx  (goal: every boundary, none "
+                "invented, <= 1.5x)\n\n",
+                "suite", "", "", total, found_all, truth_all, inv_all, total_base, ratio);
+    return found_all == truth_all && inv_all == 0 && ratio <= 1.5;
+}
+
+// ---- Part C: the hourly window the method was made for ----------------------------------------
+
+/// One repo's main line in memory (oldest first); PR merges carry their PR commit as 2nd parent.
+struct MemRepo {
+    std::string name;
+    std::vector<core::CommitInfo> main; ///< oldest first
+    std::map<std::string, std::size_t> index;
+};
+
+class FakeRepo final : public ports::SourceRepo {
+public:
+    explicit FakeRepo(const MemRepo& r) : m_r(r), m_path("/src/" + r.name) {}
+    const std::string& name() const override { return m_r.name; }
+    const std::string& path() const override { return m_path; }
+    bool is_shallow() override { return false; }
+    std::string resolve(const std::string&) override { return m_r.main.back().sha; }
+    std::vector<core::CommitInfo> first_parent_history(const std::string&,
+                                                       util::UnixSeconds since) override {
+        std::vector<core::CommitInfo> out;
+        for (auto it = m_r.main.rbegin(); it != m_r.main.rend(); ++it) {
+            out.push_back(*it);
+            if (it->time <= since)
+                break;
+        }
+        return out;
+    }
+    std::vector<core::CommitInfo> reachable(const std::string&) override { return m_r.main; }
+    core::CommitInfo commit(const std::string& sha) override {
+        return m_r.main.at(m_r.index.at(sha));
+    }
+    std::string head() override { return m_head; }
+    void checkout(const std::string& sha) override { m_head = sha; }
+    std::string remote_url(const std::string&) override { return ""; }
+    void fetch(const std::string&, const std::string&) override {}
+
+private:
+    const MemRepo& m_r;
+    std::string m_path;
+    std::string m_head;
+};
+
+/// Builds count; a run's value drops by `drop` when the state holds the culprit commit.
+class FakeBench final : public ports::PointRunner, public ports::Builder {
+public:
+    FakeBench(const MemRepo& culprit_repo, std::size_t culprit, double drop, double noise,
+              std::uint64_t seed)
+        : m_repo(culprit_repo), m_culprit(culprit), m_drop(drop), m_noise(noise), m_rng(seed) {}
+    ports::StepOutcome build(const ports::PointRequest& r) override {
+        ++builds;
+        std::string key;
+        for (const auto& [n, c] : r.commits)
+            key += n + "=" + c + " ";
+        if (!built.insert(key).second)
+            ++rebuilds;
+        if (r.stage == core::Stage::commit)
+            ++commit_builds;
+        return {true, "", ""};
+    }
+    std::vector<core::Measurement>
+    run_points(const std::vector<ports::PointRequest>& reqs) override {
+        std::vector<core::Measurement> out;
+        for (const auto& r : reqs) {
+            core::Measurement m;
+            m.metric = "MLUPS";
+            m.label = r.label;
+            const bool bad = m_repo.index.at(r.commits.at(m_repo.name)) >= m_culprit;
+            std::normal_distribution<double> z(0, 1);
+            for (int k = 0; k < std::max(1, r.repeats); ++k) {
+                ++runs;
+                m.values.push_back(100 * (bad ? 1 - m_drop : 1.0) * (1 + m_noise * z(m_rng)));
+            }
+            out.push_back(std::move(m));
+        }
+        return out;
+    }
+    int workers() const override { return 1; }
+    long builds = 0, runs = 0, rebuilds = 0, commit_builds = 0;
+    std::set<std::string> built;
+
+private:
+    const MemRepo& m_repo;
+    std::size_t m_culprit;
+    double m_drop, m_noise;
+    std::mt19937_64 m_rng;
+};
+
+struct Window {
+    std::vector<MemRepo> repos;
+    util::UnixSeconds from = 0, to = 0;
+    std::size_t culprit = 0; ///< index in repos[0] (xla) main line
+};
+
+/// 75 hourly points over three days; xla and jax main lines with ~0.9 commits an hour between
+/// them, most of them PR merges landing 2-8 hours after the PR's commit; one culprit merge in xla.
+Window make_window(std::uint64_t seed) {
+    std::mt19937_64 rng(seed * 7919 + 17);
+    Window w;
+    w.from = 1692835200; // 2023-08-24T00:00:00Z
+    w.to = w.from + 74 * 3600;
+    int n = 0;
+    for (const auto& [name, per_hour] :
+         {std::pair<std::string, double>{"xla", 0.55}, {"jax", 0.35}}) {
+        MemRepo r;
+        r.name = name;
+        std::uniform_real_distribution<double> u(0, 1);
+        std::vector<util::UnixSeconds> times;
+        const util::UnixSeconds start = w.from - 24 * 3600, end = w.to + 6 * 3600;
+        for (util::UnixSeconds t = start; t < end; t += 60)
+            if (u(rng) < per_hour / 60)
+                times.push_back(t);
+        for (auto t : times) {
+            core::CommitInfo c;
+            c.sha = name + "-" + std::to_string(++n);
+            c.time = t;
+            c.subject = name + " change " + std::to_string(n);
+            if (!r.main.empty())
+                c.parents.push_back(r.main.back().sha);
+            if (u(rng) < 0.7) // a PR merge: its commit is hours older than the merge
+                c.parents.push_back(name + "-pr-" + std::to_string(n));
+            r.index[c.sha] = r.main.size();
+            r.main.push_back(c);
+        }
+        w.repos.push_back(std::move(r));
+    }
+    // The culprit: an xla commit in the middle 80 % of the window.
+    std::vector<std::size_t> inside;
+    for (std::size_t i = 0; i < w.repos[0].main.size(); ++i) {
+        const auto t = w.repos[0].main[i].time;
+        if (t > w.from + 7 * 3600 && t < w.to - 7 * 3600)
+            inside.push_back(i);
+    }
+    w.culprit = inside[std::uniform_int_distribution<std::size_t>(0, inside.size() - 1)(rng)];
+    return w;
+}
+
+struct HourlyRun {
+    long builds = 0, runs = 0, commit_builds = 0, rebuilds = 0;
+    bool exact = false;
+    std::size_t distinct = 0;
+};
+
+HourlyRun hourly_once(const Window& w, const std::string& strategy, int repeats, int min_span,
+                      double noise, std::uint64_t seed) {
+    app::HourlyOptions o;
+    for (const auto& r : w.repos)
+        o.repos.push_back({r.name, "/src/" + r.name, "origin/main"});
+    o.from = w.from;
+    o.to = w.to;
+    o.to_commit = true;
+    o.strategy = strategy;
+    o.repeats = repeats;
+    o.min_span = min_span;
+    o.max_repeats = std::max(12, repeats);
+    FakeBench bench(w.repos[0], w.culprit, 0.10, noise, seed);
+    app::HourlyPorts p;
+    p.open_repo = [&](const std::string& name, const std::string&) {
+        for (const auto& r : w.repos)
+            if (r.name == name)
+                return std::unique_ptr<ports::SourceRepo>(std::make_unique<FakeRepo>(r));
+        return std::unique_ptr<ports::SourceRepo>();
+    };
+    p.builder = &bench;
+    p.runner = &bench;
+    const auto r = app::run_hourly(o, p);
+    HourlyRun out;
+    out.builds = bench.builds;
+    out.runs = bench.runs;
+    out.commit_builds = bench.commit_builds;
+    out.rebuilds = bench.rebuilds;
+    if (r.spend.builds != bench.builds || r.spend.runs != bench.runs)
+        std::printf("COUNT MISMATCH: result says builds %ld runs %ld, the bench saw %ld, %ld\n",
+                    r.spend.builds, r.spend.runs, bench.builds, bench.runs);
+    out.exact = r.culprit && r.culprit->commit.sha == w.repos[0].main[w.culprit].sha;
+    for (const auto& s : r.states)
+        out.distinct += s.duplicate ? 0 : 1;
+    return out;
+}
+
+/// Part C: builds to the exact culprit; returns true when the default meets the goal (<= 10).
+bool hourly_window(int seeds) {
+    std::printf("== hourly: 75 hourly points over three days, xla + jax main lines, PR merges "
+                "hours after their commits, one culprit (10 %% drop, 0.04 %% noise), --to-commit; "
+                "%d windows\n",
+                seeds);
+    std::printf("%-40s | %6s %4s %7s %7s | %5s | %5s | %s\n", "planner", "builds", "max", "commit",
+                "rebuilt", "runs", "exact", "distinct states");
+    struct Variant {
+        std::string name, strategy;
+        int repeats, min_span;
+    };
+    const app::HourlyOptions defaults;
+    const std::vector<Variant> variants = {
+        {"adaptive, shortest excursion 7 states", "adaptive", defaults.repeats, 7},
+        {"adaptive, shortest excursion 14 states", "adaptive", defaults.repeats, 14},
+        {"adaptive, shortest excursion 20 states", "adaptive", defaults.repeats, 20},
+        {"defaults (" + defaults.strategy + ", " + std::to_string(defaults.repeats) +
+             " runs at the ends, 1 inside)",
+         defaults.strategy, defaults.repeats, defaults.min_span},
+    };
+    bool met = false, mean_met = false;
+    for (const auto& v : variants) {
+        double builds = 0, runs = 0, distinct = 0, commit = 0, rebuilt = 0;
+        long most = 0;
+        int exact = 0;
+        for (int seed = 1; seed <= seeds; ++seed) {
+            const auto w = make_window(static_cast<std::uint64_t>(seed));
+            const auto r = hourly_once(w, v.strategy, v.repeats, v.min_span, 0.0004,
+                                       static_cast<std::uint64_t>(seed));
+            builds += static_cast<double>(r.builds) / seeds;
+            runs += static_cast<double>(r.runs) / seeds;
+            commit += static_cast<double>(r.commit_builds) / seeds;
+            rebuilt += static_cast<double>(r.rebuilds) / seeds;
+            distinct += static_cast<double>(r.distinct) / seeds;
+            most = std::max(most, r.builds);
+            exact += r.exact ? 1 : 0;
+        }
+        std::printf("%-40s | %6.1f %4ld %7.1f %7.1f | %5.1f | %2d/%-2d | %.1f\n", v.name.c_str(),
+                    builds, most, commit, rebuilt, runs, exact, seeds, distinct);
+        met = exact == seeds && most <= 10;
+        mean_met = exact == seeds && builds <= 10;
+    }
+    std::printf("builds = mean per window (max = the most in one), of them in the commit stage and "
+                "rebuilds of a state built before\n");
+    std::printf("goal (defaults: exact culprit, <= 10 builds): mean %s, every window %s\n\n",
+                mean_met ? "met" : "NOT met", met ? "met" : "NOT met");
+    return met;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const int seeds = argc > 1 ? std::atoi(argv[1]) : 20;
+    std::printf(
+        "== daily: runs over the goal suite vs a bisection over pass/fail (one boundary)\n");
+    core::SweepOptions before; // 3 runs per date, a 5-day stride (the defaults until now)
+    before.repeats = 3;
+    before.min_span = 5;
+    const core::SweepOptions defaults; // what `perfsweep daily` uses without flags
+    const std::string now = "defaults (" + std::to_string(defaults.repeats) +
+                            " run per date at first, shortest excursion " +
+                            std::to_string(defaults.min_span) + " days)";
+    daily_suite(0.0004, seeds, before, "before: 3 runs per date, 5-day stride");
+    // H200: 0.01-0.04 % run-to-run noise for kernel changes.
+    const bool quiet = daily_suite(0.0004, seeds, defaults, now);
+    if (argc > 2 && std::string(argv[2]) == "spans") {
+        // What the shortest-excursion setting costs: the suite with each value.
+        for (int span : {3, 5, 7, 10, 14}) {
+            core::SweepOptions o = defaults;
+            o.min_span = span;
+            daily_suite(0.0004, seeds, o, "shortest excursion " + std::to_string(span) + " days");
+        }
+    }
+    // The scenario suite's noise, for the record.
+    daily_suite(0.005, seeds, before, "before, the scenario suite's noise");
+    daily_suite(0.005, seeds, defaults, now + ", the scenario suite's noise");
+    std::printf("goals at H200 noise: %s\n\n", quiet ? "met" : "NOT met");
+    hourly_window(seeds);
+    return 0;
+}
