@@ -2,6 +2,7 @@
 
 #include "adapters/json/json_parse.hpp"
 #include "util/error.hpp"
+#include "util/json_writer.hpp"
 #include "util/strings.hpp"
 
 #include <rapidjson/document.h>
@@ -128,7 +129,7 @@ core::Measurement measurement_from_json(std::string_view json, const std::string
             if (!v.IsNumber())
                 throw_usage(where + ": field 'values' must contain only numbers");
             if (auto problem = core::metric_value_problem(v.GetDouble()); !problem.empty())
-                throw_usage(where + ": field 'values' holds " + std::to_string(v.GetDouble()) +
+                throw_usage(where + ": field 'values' holds " + util::json_number(v.GetDouble()) +
                             ": " + problem + "; expected measured values");
             m.values.push_back(v.GetDouble());
         }
