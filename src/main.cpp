@@ -1,5 +1,7 @@
 // The composition root: the only place that creates adapters and hands them to the CLI.
 
+#include "main.hpp"
+
 #include "adapters/demo/demo_world.hpp"
 #include "adapters/git/libgit2_repo.hpp"
 #include "adapters/github/actions_env.hpp"
@@ -16,7 +18,6 @@
 #include "adapters/system/local_files.hpp"
 #include "adapters/system/result_files.hpp"
 #include "cli/cli.hpp"
-#include "main.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 

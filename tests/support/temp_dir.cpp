@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio_ext.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -181,6 +182,10 @@ bool perfsweep_runs_exec() {
         ::execv(cargs[0], cargs.data());
         ::_exit(127);
     }
+    // Output the test process wrote but had not flushed when the caller forked (Catch's
+    // "Filters:" line, when stdout is a pipe) would come out of this child too: exec drops it.
+    ::__fpurge(stdout);
+    ::__fpurge(stderr);
     reset_signals_as_exec_would();
     // The process name exec would give (/proc/PID/comm): tests find perfsweep by it.
     const std::string exe = PERFSWEEP_EXE;
