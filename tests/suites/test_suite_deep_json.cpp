@@ -91,19 +91,9 @@ TEST_CASE("deep JSON: every JSON entry point refuses 200,000 levels with a clear
     write_file(f("deep-event.json"), R"({"action": "opened", "issue": )" + deep);
     write_file(f("body.md"), "report\n");
 
-    // A daily --state directory whose run file was replaced by deep JSON.
+    // A test command for the hourly entry point.
     write_file(f("ok.sh"), "#!/bin/sh\necho 'MLUPS: 500'\n");
     fs::permissions(f("ok.sh"), fs::perms::owner_all);
-    const std::vector<std::string> daily = {
-        "daily",  "--from",   "2023-08-01", "--to",    "2023-08-03", "--runtime",    "none",
-        "--test", f("ok.sh"), "--logs",     f("logs"), "--state",    f("state-deep")};
-    REQUIRE(run_perfsweep(daily).exit_code == 0);
-    {
-        // A run file is the number of runs on its first line, then the measurement record.
-        const auto run = f("state-deep/run-000001.json");
-        const std::string text = read_file(run);
-        write_file(run, text.substr(0, text.find('\n') + 1) + deep + "\n");
-    }
 
     // A history branch (git+file://) whose file has a deep middle line: the git store skips bad
     // lines with a warning (documented), the others load.
@@ -194,7 +184,6 @@ TEST_CASE("deep JSON: every JSON entry point refuses 200,000 levels with a clear
           "a=" + work, "--plan"},
          2,
          {"deep-result.json", too_deep}},
-        {"daily --state run file", daily, 2, {"run-000001.json:2", too_deep}},
     };
 
     // A GitHub reply nested 200,000 levels (a hostile proxy or server): exit 3 naming the request.

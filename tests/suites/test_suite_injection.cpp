@@ -277,7 +277,11 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
             auto r = run_perfsweep(args, sb.env({"GITHUB_TOKEN=tok-user"}));
             INFO(args[0] << " #" << i << ": " << r.err.substr(0, 500));
             CHECK(r.exit_code != 0);
-            audit(sb, t, args[0] + " bad flag #" + std::to_string(i), r, none, {}, {"tok-user"});
+            // detect on a missing history is inconclusive and publishes that verdict.
+            const std::set<std::string> detect_keys = {"verdict", "relative-change", "last-good",
+                                                       "first-bad"};
+            audit(sb, t, args[0] + " bad flag #" + std::to_string(i), r,
+                  args[0] == "detect" ? detect_keys : none, {}, {"tok-user"});
         }
     }
     // 5. hourly over a repo whose commit subject, body, author and merged branch name are hostile;
@@ -570,7 +574,9 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
                 run_command({"bash", std::string(PERFSWEEP_SOURCE_DIR) + "/action/run.sh"}, env);
             INFO(mode << " #" << i << ": " << r.err.substr(0, 1000));
             CHECK(r.exit_code != 127);
-            audit(sb, t, "action " + mode + " #" + std::to_string(i), r, {"exit-code"}, {},
+            // detect also publishes its verdict and window ends (action.yml's outputs).
+            audit(sb, t, "action " + mode + " #" + std::to_string(i), r,
+                  {"exit-code", "verdict", "relative-change", "last-good", "first-bad"}, {},
                   {"ghs_secret"});
         }
     }
