@@ -6,6 +6,7 @@
 #include "adapters/github/github_client.hpp"
 #include "adapters/system/local_files.hpp"
 #include "app/comment.hpp"
+#include "support/demo_args.hpp"
 #include "support/fake_github.hpp"
 #include "support/temp_dir.hpp"
 
@@ -328,41 +329,9 @@ TEST_CASE("investigate on schedule events keeps one sticky issue: opened, update
     test::TempDir dir;
     const auto demo = dir.file("d");
     REQUIRE(test::run_perfsweep({"demo", "--output-dir", demo}).exit_code == 0);
-    const std::string exe = PERFSWEEP_EXE;
-    const std::vector<std::string> pipeline{
-        "investigate",
-        "--history",
-        demo + "/history.jsonl",
-        "--benchmark",
-        "MLUPS3d.py 256 200 (demo)",
-        "--threshold",
-        "1.5%",
-        "--image",
-        demo + "/world/nightlies/{date}",
-        "--test",
-        "'" + exe +
-            "' demo-bench measure --deterministic --nightly {image} --label {date} --repeat "
-            "{repeat}",
-        "--commits-probe",
-        "cat {image}/manifest.txt",
-        "--repo",
-        "framework=" + demo + "/world/repos/framework",
-        "--repo",
-        "compiler=" + demo + "/world/repos/compiler",
-        "--build",
-        "'" + exe + "' demo-bench build --compiler {path:compiler}",
-        "--hourly-test",
-        "'" + exe +
-            "' demo-bench measure --deterministic --framework {path:framework} "
-            "--compiler {path:compiler} --label {time} --repeat {repeat}",
-        "--to-commit",
-        "--state",
-        demo + "/state",
-        "--output-dir",
-        dir.file("out"),
-        "--comment",
-        "--key",
-        "nightly-mlups"};
+    auto pipeline = test::demo_investigate_args(demo);
+    pipeline.insert(pipeline.end(),
+                    {"--output-dir", dir.file("out"), "--comment", "--key", "nightly-mlups"});
     const auto env = schedule_env(gh, dir);
     // Night 1: a regression opens the issue (before, a schedule event failed every night).
     test::write_file(dir.file("github_output"), "");

@@ -1,3 +1,4 @@
+#include "support/demo_args.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
 
@@ -33,41 +34,9 @@ TEST_CASE("investigate on the demo world honours --fail-on-regression", "[invest
     test::TempDir dir;
     const auto demo = dir.file("d");
     REQUIRE(test::run_perfsweep({"demo", "--output-dir", demo}).exit_code == 0);
-    const std::string exe = PERFSWEEP_EXE;
-    const std::vector<std::string> args{
-        "investigate",
-        "--history",
-        demo + "/history.jsonl",
-        "--benchmark",
-        "MLUPS3d.py 256 200 (demo)",
-        "--threshold",
-        "1.5%",
-        "--image",
-        demo + "/world/nightlies/{date}",
-        "--test",
-        "'" + exe +
-            "' demo-bench measure --deterministic --nightly {image} --label {date} --repeat "
-            "{repeat}",
-        "--commits-probe",
-        "cat {image}/manifest.txt",
-        "--repo",
-        "framework=" + demo + "/world/repos/framework",
-        "--repo",
-        "compiler=" + demo + "/world/repos/compiler",
-        "--build",
-        "'" + exe + "' demo-bench build --compiler {path:compiler}",
-        "--hourly-test",
-        "'" + exe +
-            "' demo-bench measure --deterministic --framework {path:framework} "
-            "--compiler {path:compiler} --label {time} --repeat {repeat}",
-        "--to-commit",
-        "--state",
-        demo + "/state",
-        "--logs",
-        dir.file("logs"),
-        "--output-dir",
-        dir.file("out"),
-        "--fail-on-regression"};
+    auto args = test::demo_investigate_args(demo);
+    args.insert(args.end(), {"--logs", dir.file("logs"), "--output-dir", dir.file("out"),
+                             "--fail-on-regression"});
     auto r = test::run_perfsweep(args);
     INFO(r.err);
     CHECK(r.exit_code == 1);
