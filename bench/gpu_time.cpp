@@ -6,6 +6,7 @@
 #include "app/hourly.hpp"
 #include "core/sweep_plan.hpp"
 #include "core/sweep_scenario.hpp"
+#include "support/fakes/world.hpp"
 #include "util/time.hpp"
 
 #include <algorithm>
@@ -246,16 +247,26 @@ HourlyRun hourly_once(const Window& w, const std::string& strategy, int repeats,
     o.min_span = min_span;
     o.max_repeats = std::max(12, repeats);
     FakeBench bench(w.repos[0], w.culprit, 0.10, noise, seed);
-    app::HourlyPorts p;
-    p.open_repo = [&](const std::string& name, const std::string&) {
-        for (const auto& r : w.repos)
-            if (r.name == name)
-                return std::unique_ptr<ports::SourceRepo>(std::make_unique<FakeRepo>(r));
-        return std::unique_ptr<ports::SourceRepo>();
-    };
-    p.builder = &bench;
-    p.runner = &bench;
-    const auto r = app::run_hourly(o, p);
+    struct Repos final : ports::SourceRepos {
+        const Window& w;
+        explicit Repos(const Window& win) : w(win) {}
+        std::unique_ptr<ports::SourceRepo> open(const std::string& name,
+                                                const std::string&) override {
+            for (const auto& r : w.repos)
+                if (r.name == name)
+                    return std::make_unique<FakeRepo>(r);
+            return nullptr;
+        }
+    } repos(w);
+    fakes::World world; // the other ports, in memory
+    ports::Adapters a{
+        world.files,        world.progress, world.clock,      world.actions, world.histories,
+        world.runners,      repos,          world.code_hosts, world.secrets, world.records,
+        world.issue_events, world.results,  world.demo_world};
+    app::Instruments with;
+    with.builder = &bench;
+    with.runner = &bench;
+    const auto r = app::run_hourly(o, a, with);
     HourlyRun out;
     out.builds = bench.builds;
     out.runs = bench.runs;

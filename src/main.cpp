@@ -10,13 +10,13 @@
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
 #include "adapters/json/issue_event_json.hpp"
-#include "adapters/json/measurement_json.hpp"
+#include "adapters/json/record_format.hpp"
 #include "adapters/json/result_json.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
+#include "adapters/process/secrets.hpp"
 #include "adapters/slurm/held_allocation.hpp"
 #include "adapters/system/local_files.hpp"
-#include "adapters/system/result_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -27,81 +27,81 @@
 #include <cstdlib>
 #include <string>
 
-int perfsweep_main(int argc, char** argv) {
-    using namespace perfsweep;
-    const bool in_actions =
-        std::getenv("GITHUB_ACTIONS") && std::string(std::getenv("GITHUB_ACTIONS")) == "true";
-    adapters::LocalFiles files;
-    adapters::SystemClock clock;
-    adapters::StreamProgress progress(stderr, in_actions);
-    adapters::GitDemoWorldMaker demo_world;
-    adapters::JsonResultReader result_reader;
+namespace {
 
-    ports::Adapters a;
-    a.files = &files;
-    a.clock = &clock;
-    a.progress = &progress;
-    a.demo_world = &demo_world;
-    a.result_reader = &result_reader;
-    a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
+using namespace perfsweep;
+
+std::string env_text(const std::string& name) {
+    const char* v = std::getenv(name.c_str());
+    return std::string(v ? v : "");
+}
+
+/// --history specs: git:BRANCH / git+URL#BRANCH stores, else a JSON Lines file.
+class HistoryFactory final : public ports::HistoryStores {
+public:
+    std::unique_ptr<ports::HistoryStore> open(const std::string& spec) override {
         if (spec.empty())
             throw_usage("--history: empty path; expected a JSON Lines file such as history.jsonl");
         if (adapters::is_git_history_spec(spec)) { // git:BRANCH, git+URL#BRANCH
-            auto env = [](const char* n) {
-                return std::string(std::getenv(n) ? std::getenv(n) : "");
-            };
             const std::string start =
-                env("GITHUB_WORKSPACE").empty() ? "." : env("GITHUB_WORKSPACE");
+                env_text("GITHUB_WORKSPACE").empty() ? "." : env_text("GITHUB_WORKSPACE");
             adapters::GitStoreOptions opt;
-            opt.token = env("GITHUB_TOKEN");
-            opt.cache_dir = !env("PERFSWEEP_CACHE_DIR").empty() ? env("PERFSWEEP_CACHE_DIR")
-                            : !env("XDG_CACHE_HOME").empty() ? env("XDG_CACHE_HOME") + "/perfsweep"
-                                                             : env("HOME") + "/.cache/perfsweep";
+            opt.token = env_text("GITHUB_TOKEN");
+            opt.cache_dir =
+                !env_text("PERFSWEEP_CACHE_DIR").empty() ? env_text("PERFSWEEP_CACHE_DIR")
+                : !env_text("XDG_CACHE_HOME").empty()    ? env_text("XDG_CACHE_HOME") + "/perfsweep"
+                                                         : env_text("HOME") + "/.cache/perfsweep";
             return std::make_unique<adapters::GitBranchStore>(
                 adapters::parse_git_history_spec(spec, start), opt);
         }
         return std::make_unique<adapters::JsonlHistoryStore>(spec);
-    };
-    a.parse_json_import = [](const std::string& text, const std::string& file,
-                             core::ImportFormat format, const core::ImportDefaults& defaults) {
-        if (format == core::ImportFormat::benchmark_action)
-            return adapters::parse_benchmark_action(text, file, defaults);
-        return adapters::parse_history_jsonl(text, file).records;
-    };
-    a.make_runner =
-        [&](const ports::RunnerConfig& config) -> std::unique_ptr<ports::BuildingRunner> {
+    }
+};
+
+/// Process runners; slurm with a kept container holds one allocation for the hourly search.
+class RunnerFactory final : public ports::Runners {
+public:
+    RunnerFactory(ports::Progress& progress, ports::Clock& clock, bool in_actions)
+        : m_progress(progress), m_clock(clock), m_in_actions(in_actions) {}
+    std::unique_ptr<ports::BuildingRunner> make(const ports::RunnerConfig& config) override {
         auto c = config;
-        c.echo_logs = c.echo_logs || in_actions;
-        if (c.runtime == "slurm" && c.kept_container) // hourly: one allocation for the search
-            return adapters::make_held_allocation_runner(c, progress, clock);
-        return std::make_unique<adapters::ProcessRunner>(c, progress, clock);
-    };
-    a.measurement_json = [](const core::Measurement& m) {
-        return adapters::measurement_to_json(m);
-    };
-    a.measurement_from_json = [](const std::string& json, const std::string& where) {
-        return adapters::measurement_from_json(json, where);
-    };
-    adapters::Libgit2Guard libgit2;
-    a.open_source_repo = adapters::open_libgit2_repo;
-    auto getenv_str = [](const std::string& n) {
-        const char* v = std::getenv(n.c_str());
-        return std::string(v ? v : "");
-    };
-    adapters::ActionsEnv actions(getenv_str, stdout);
-    a.actions = &actions;
-    a.protect_secret_env = [](const std::string& name) { adapters::protect_secret_env(name); };
-    a.open_code_host = [&](const std::string& token_env) -> std::unique_ptr<ports::CodeHost> {
+        c.echo_logs = c.echo_logs || m_in_actions;
+        if (c.runtime == "slurm" && c.kept_container)
+            return adapters::make_held_allocation_runner(c, m_progress, m_clock);
+        return std::make_unique<adapters::ProcessRunner>(c, m_progress, m_clock);
+    }
+
+private:
+    ports::Progress& m_progress;
+    ports::Clock& m_clock;
+    bool m_in_actions;
+};
+
+/// libgit2 clones.
+class Libgit2Repos final : public ports::SourceRepos {
+public:
+    std::unique_ptr<ports::SourceRepo> open(const std::string& name,
+                                            const std::string& path) override {
+        return adapters::open_libgit2_repo(name, path);
+    }
+};
+
+/// The GitHub REST API at GITHUB_API_URL; timeouts from PERFSWEEP_GITHUB_*.
+class GitHubHosts final : public ports::CodeHosts {
+public:
+    GitHubHosts(ports::ActionsRunner& actions, ports::Clock& clock)
+        : m_actions(actions), m_clock(clock) {}
+    std::unique_ptr<ports::CodeHost> open(const std::string& token_env) override {
         adapters::GitHubOptions opt;
-        opt.token = getenv_str(token_env);
+        opt.token = env_text(token_env);
         if (opt.token.empty())
             throw_usage("--token-env " + token_env +
                         ": the environment variable is empty or not set");
-        actions.add_mask(opt.token); // ::add-mask:: once, inside Actions only
-        if (!getenv_str("GITHUB_API_URL").empty())
-            opt.api_url = getenv_str("GITHUB_API_URL");
+        m_actions.add_mask(opt.token); // ::add-mask:: once, inside Actions only
+        if (!env_text("GITHUB_API_URL").empty())
+            opt.api_url = env_text("GITHUB_API_URL");
         auto num = [&](const char* n, double& out) {
-            const std::string v = getenv_str(n);
+            const std::string v = env_text(n);
             if (v.empty())
                 return;
             auto d = util::parse_double(v);
@@ -112,10 +112,54 @@ int perfsweep_main(int argc, char** argv) {
         num("PERFSWEEP_GITHUB_TIMEOUT_S", opt.timeout_s);
         num("PERFSWEEP_GITHUB_BACKOFF_S", opt.backoff_s);
         num("PERFSWEEP_GITHUB_MAX_WAIT_S", opt.max_wait_s);
-        return std::make_unique<adapters::GitHubClient>(opt, clock);
-    };
-    a.expand_result_files = adapters::expand_result_files;
-    a.parse_issue_event = adapters::issue_event_from_json;
-    a.secret_values = adapters::secret_values;
+        return std::make_unique<adapters::GitHubClient>(opt, m_clock);
+    }
+
+private:
+    ports::ActionsRunner& m_actions;
+    ports::Clock& m_clock;
+};
+
+/// This process's environment secrets (adapters/process/secrets).
+class ProcessSecrets final : public ports::Secrets {
+public:
+    void protect_env(const std::string& name) override {
+        if (!name.empty())
+            adapters::protect_secret_env(name);
+    }
+    std::vector<std::string> values() override { return adapters::secret_values(); }
+};
+
+} // namespace
+
+int perfsweep_main(int argc, char** argv) {
+    const bool in_actions = env_text("GITHUB_ACTIONS") == "true";
+    adapters::LocalFiles files;
+    adapters::SystemClock clock;
+    adapters::StreamProgress progress(stderr, in_actions);
+    adapters::GitDemoWorldMaker demo_world;
+    adapters::JsonResultReader result_reader;
+    adapters::JsonRecordFormat record_format;
+    adapters::JsonIssueEventReader issue_events;
+    adapters::ActionsEnv actions(env_text, stdout);
+    HistoryFactory histories;
+    RunnerFactory runners(progress, clock, in_actions);
+    adapters::Libgit2Guard libgit2;
+    Libgit2Repos repos;
+    GitHubHosts code_hosts(actions, clock);
+    ProcessSecrets secrets;
+    ports::Adapters a{.files = files,
+                      .progress = progress,
+                      .clock = clock,
+                      .actions = actions,
+                      .histories = histories,
+                      .runners = runners,
+                      .repos = repos,
+                      .code_hosts = code_hosts,
+                      .secrets = secrets,
+                      .records = record_format,
+                      .issue_events = issue_events,
+                      .results = result_reader,
+                      .demo_world = demo_world};
     return cli::run(argc, argv, a);
 }

@@ -48,10 +48,16 @@ std::vector<std::string> daily_candidates(const std::string& from, const std::st
     return out;
 }
 
-core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& runner,
-                            ports::CommandRunner* probe, ports::Files& files, ports::Clock& clock,
-                            ports::Progress& progress, ports::HistoryStore* history,
-                            const MeasurementCodec& codec) {
+core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
+                            const Instruments& with) {
+    if (!with.runner)
+        throw_infra("daily: no benchmark runner was opened");
+    ports::PointRunner& runner = *with.runner;
+    ports::CommandRunner* probe = with.probe;
+    ports::HistoryStore* history = with.history;
+    ports::Files& files = adapters.files;
+    ports::Clock& clock = adapters.clock;
+    ports::Progress& progress = adapters.progress;
     const auto labels = daily_candidates(options.from, options.to);
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < labels.size(); ++i)
@@ -115,19 +121,9 @@ core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& run
         // tore the append) left the history without it: append what the state holds and the
         // history lacks, so no finished run is lost from the history either.
         if (!resumed.empty()) {
-            std::set<std::string> stored;
-            for (const auto& m : load.records)
-                if (m.stage == core::Stage::daily)
-                    stored.insert(codec.encode(m));
-            std::vector<core::Measurement> missing;
-            for (const auto& m : resumed)
-                if (!stored.count(codec.encode(m)))
-                    missing.push_back(m);
-            if (!missing.empty()) {
-                history->append(missing);
-                progress.line("appended " + std::to_string(missing.size()) +
-                              " committed runs missing from " + history->describe());
-            }
+            if (const auto n = history->append_missing(resumed); n > 0)
+                progress.line("appended " + std::to_string(n) + " committed runs missing from " +
+                              history->describe());
         }
         if (options.rerun)
             load.records.clear();

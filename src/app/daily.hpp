@@ -4,16 +4,13 @@
 // finished run is committed to the state directory before the next round, so a killed sweep
 // resumes without rerunning or losing a run.
 
+#include "app/instruments.hpp"
 #include "core/daily_result.hpp"
 #include "core/model.hpp"
 #include "core/sweep_plan.hpp"
-#include "ports/clock.hpp"
-#include "ports/files.hpp"
-#include "ports/history_store.hpp"
-#include "ports/progress.hpp"
-#include "ports/runner.hpp"
+#include "ports/adapters.hpp"
 
-#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,20 +32,13 @@ struct DailyOptions {
     std::map<std::string, std::string> commit_labels;
 };
 
-/// How the use case reads and writes measurement records (JSON codec from the adapters).
-struct MeasurementCodec {
-    std::function<std::string(const core::Measurement&)> encode;
-    std::function<core::Measurement(const std::string& text, const std::string& where)> decode;
-};
-
 /// The candidate dates of [from, to]; throws a usage error naming the flag on a bad date.
 std::vector<std::string> daily_candidates(const std::string& from, const std::string& to);
 
-/// Run the sweep. `probe` (optional) runs the commits probe once per date that measured ok (not
-/// as a benchmark run: not counted); its output is parsed with core::parse_commit_probe.
-core::DailyResult run_daily(const DailyOptions& options, ports::PointRunner& runner,
-                            ports::CommandRunner* probe, ports::Files& files, ports::Clock& clock,
-                            ports::Progress& progress, ports::HistoryStore* history,
-                            const MeasurementCodec& codec);
+/// Run the sweep with `with.runner` (required), reusing and appending to `with.history` (may be
+/// null). `with.probe` (optional) runs the commits probe once per date that measured ok (not as a
+/// benchmark run: not counted); its output is parsed with core::parse_commit_probe.
+core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
+                            const Instruments& with);
 
 } // namespace perfsweep::app

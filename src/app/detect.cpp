@@ -28,7 +28,7 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
     DetectOutcome out;
     std::vector<core::Measurement> all;
     if (!request.history.empty()) {
-        auto store = adapters.open_history(request.history);
+        auto store = adapters.histories.open(request.history);
         auto load = store->load();
         out.warnings = std::move(load.warnings);
         all = std::move(load.records);

@@ -114,34 +114,8 @@ MatrixPlan plan_daily_matrix(const PlanOptions& options, ports::HistoryStore* hi
     return plan;
 }
 
-std::vector<core::Measurement> read_measurements(
-    const MergeInput& input,
-    const std::function<core::Measurement(const std::string&, const std::string&)>& decode) {
-    const auto lines = util::split(input.text, '\n');
-    std::size_t first = 0;
-    while (first < lines.size() && util::trim(lines[first]).empty())
-        ++first;
-    if (first == lines.size())
-        throw_usage(input.name +
-                    ": empty; expected a measurement JSON object (the output of `perfsweep run "
-                    "--json`) or JSON Lines of them");
-    std::vector<core::Measurement> out;
-    if (util::trim(lines[first]) == "{") { // one pretty-printed object
-        out.push_back(decode(input.text, input.name));
-        return out;
-    }
-    for (std::size_t i = first; i < lines.size(); ++i) {
-        if (util::trim(lines[i]).empty())
-            continue;
-        out.push_back(decode(lines[i], input.name + ":" + std::to_string(i + 1)));
-    }
-    return out;
-}
-
-MergeResult
-merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
-             const std::function<core::Measurement(const std::string&, const std::string&)>& decode,
-             ports::HistoryStore* history) {
+MergeResult merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
+                         const ports::RecordFormat& format, ports::HistoryStore* history) {
     if (inputs.empty())
         throw_usage("merge: no input files (give result files or a directory holding them)");
     MergeResult out;
@@ -153,7 +127,7 @@ merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
     };
     std::vector<Read> reads;
     for (const auto& in : inputs)
-        for (auto& m : read_measurements(in, decode)) {
+        for (auto& m : format.read_records(in.text, in.name)) {
             ++out.records;
             if (!util::parse_date(m.label))
                 throw_usage(in.name + ": label '" + m.label +

@@ -8,9 +8,9 @@
 #include "core/model.hpp"
 #include "core/sweep_plan.hpp"
 #include "ports/history_store.hpp"
+#include "ports/record_format.hpp"
 
 #include <cstddef>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,18 +75,10 @@ struct MergeResult {
     std::vector<std::string> next; ///< dates the adaptive planner would measure next
 };
 
-/// Decode every measurement of `input`: one JSON object (possibly pretty-printed) or JSON Lines.
-/// Errors name the file (and line). `decode` is the JSON codec from the adapters.
-std::vector<core::Measurement> read_measurements(
-    const MergeInput& input,
-    const std::function<core::Measurement(const std::string&, const std::string&)>& decode);
-
 /// Merge `inputs`: append records not yet in `history` (same label+benchmark+timestamp; may be
 /// null), then compute the daily result over the merged dates (plus ok history dates of the same
 /// benchmark that no input covers).
-MergeResult
-merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
-             const std::function<core::Measurement(const std::string&, const std::string&)>& decode,
-             ports::HistoryStore* history);
+MergeResult merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
+                         const ports::RecordFormat& format, ports::HistoryStore* history);
 
 } // namespace perfsweep::app

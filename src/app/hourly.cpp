@@ -20,6 +20,16 @@ namespace perfsweep::app {
 
 namespace {
 
+/// The side effects the stage uses (builder and runner may be null with plan).
+struct HourlyPorts {
+    ports::SourceRepos* repos = nullptr;
+    ports::Builder* builder = nullptr;
+    ports::PointRunner* runner = nullptr;
+    ports::Files* files = nullptr;
+    ports::Clock* clock = nullptr;
+    ports::Progress* progress = nullptr;
+};
+
 using Commits = std::map<std::string, std::string>;
 using Times = std::map<std::string, util::UnixSeconds>;
 
@@ -368,7 +378,10 @@ core::StateOutcome outcome_of(const Point& p) {
 
 } // namespace
 
-core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
+core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
+                              const Instruments& with) {
+    HourlyPorts ports{&adapters.repos, with.builder,    with.runner,
+                      &adapters.files, &adapters.clock, &adapters.progress};
     if (o.repos.empty())
         throw_usage("hourly: expected at least one --repo NAME=PATH");
     if (o.strategy != "sequential" && o.strategy != "adaptive" && o.strategy != "bisect")
@@ -383,7 +396,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, HourlyPorts& ports) {
     for (const auto& spec : o.repos) {
         if (!names.insert(spec.name).second)
             throw_usage("--repo " + spec.name + ": the name is given twice");
-        auto repo = ports.open_repo(spec.name, spec.path);
+        auto repo = ports.repos->open(spec.name, spec.path);
         if (repo->is_shallow())
             throw_usage("--repo " + spec.name + "=" + spec.path +
                         ": a shallow clone; the hourly stage needs full history (run `git fetch "

@@ -1,12 +1,9 @@
 #pragma once
 // Use case: the hourly and commit narrowing stages over several source repos.
 
+#include "app/instruments.hpp"
 #include "core/hourly_result.hpp"
-#include "ports/clock.hpp"
-#include "ports/files.hpp"
-#include "ports/progress.hpp"
-#include "ports/runner.hpp"
-#include "ports/source_repo.hpp"
+#include "ports/adapters.hpp"
 
 #include <map>
 #include <memory>
@@ -59,18 +56,11 @@ struct HourlyOptions {
     std::string outputs_dir_in_runner; ///< outputs_dir as the benchmark sees it ("" = the same)
 };
 
-/// The side effects the stage uses.
-struct HourlyPorts {
-    ports::OpenSourceRepo open_repo;
-    ports::Builder* builder = nullptr;    ///< may be null with plan
-    ports::PointRunner* runner = nullptr; ///< may be null with plan
-    ports::Files* files = nullptr;
-    ports::Clock* clock = nullptr;
-    ports::Progress* progress = nullptr;
-};
-
 /// Resolve the states, test them with the chosen strategy, narrow to a window and, with
-/// to_commit, to a culprit commit. Throws perfsweep::Error on bad input or unusable repos.
-core::HourlyResult run_hourly(const HourlyOptions& options, HourlyPorts& ports);
+/// to_commit, to a culprit commit: sources from `adapters.repos`, builds by `with.builder`, runs
+/// by `with.runner` (both may be null with plan). Throws perfsweep::Error on bad input or unusable
+/// repos.
+core::HourlyResult run_hourly(const HourlyOptions& options, ports::Adapters& adapters,
+                              const Instruments& with);
 
 } // namespace perfsweep::app

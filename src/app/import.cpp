@@ -11,7 +11,7 @@ std::vector<core::Measurement> read_measurements(const std::string& file,
                                                  std::optional<core::ImportFormat> format,
                                                  const core::ImportDefaults& defaults,
                                                  ports::Adapters& adapters) {
-    std::string text = adapters.files->read_text(file);
+    std::string text = adapters.files.read_text(file);
     const std::string name = file == "-" ? std::string("<stdin>") : file;
     if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte order mark (spreadsheet exports)
         text.erase(0, 3);
@@ -38,7 +38,7 @@ std::vector<core::Measurement> read_measurements(const std::string& file,
         break;
     case core::ImportFormat::benchmark_action:
     case core::ImportFormat::jsonl:
-        out = adapters.parse_json_import(text, name, f, defaults);
+        out = adapters.records.read_import(text, name, f, defaults);
         break;
     }
     if (out.empty())
@@ -57,7 +57,7 @@ ImportOutcome run_import(const ImportRequest& request, ports::Adapters& adapters
         auto ms = read_measurements(in, request.format, request.defaults, adapters);
         all.insert(all.end(), ms.begin(), ms.end());
     }
-    auto store = adapters.open_history(request.history);
+    auto store = adapters.histories.open(request.history);
     ImportOutcome out;
     out.read = all.size();
     out.appended = store->append_missing(all);

@@ -67,39 +67,42 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         throw_usage("investigate: --history is required (a JSON Lines file or git:BRANCH)");
     if (o.narrow != "latest" && o.narrow != "all")
         throw_usage("--narrow '" + o.narrow + "': expected latest or all");
-    if (!a.make_runner || !a.open_history || !a.measurement_json || !a.measurement_from_json)
-        throw_infra("investigate: this build lacks a runner, history or JSON adapter");
     if (!o.from.empty() || !o.to.empty())
         if (!util::parse_date(o.from) || !util::parse_date(o.to) || o.to < o.from)
             throw_usage("--from/--to '" + o.from + "'/'" + o.to +
                         "': expected two dates YYYY-MM-DD, --from not after --to");
-    auto& progress = *a.progress;
-    auto& files = *a.files;
-    const double started = a.clock->now();
+    auto& progress = a.progress;
+    auto& files = a.files;
+    const double started = a.clock.now();
     InvestigateResult res;
     core::Investigation inv; // the model every output is rendered from
     auto sub_state = [&](const std::string& name) {
         return o.state_dir.empty() ? std::string() : o.state_dir + "/" + name;
     };
-    auto history = a.open_history(o.history);
-    const MeasurementCodec codec{a.measurement_json, a.measurement_from_json};
+    auto history = a.histories.open(o.history);
 
     std::unique_ptr<ports::BuildingRunner> runner, probe;
     auto daily_runners = [&] {
         if (runner)
             return;
-        runner = a.make_runner(o.daily_runner);
+        runner = a.runners.make(o.daily_runner);
         if (!o.commits_probe.empty()) {
             auto pc = o.daily_runner;
             pc.test_command = o.commits_probe;
             pc.warmup = 0;
             pc.logs_dir = o.daily_runner.logs_dir + "/probe";
             pc.env_probe = "none"; // the environment is probed by the benchmark's runner
-            probe = a.make_runner(pc);
+            probe = a.runners.make(pc);
         }
     };
-    const std::vector<std::string> secrets =
-        a.secret_values ? a.secret_values() : std::vector<std::string>{};
+    auto daily_instruments = [&] {
+        Instruments w;
+        w.runner = runner.get();
+        w.probe = probe.get();
+        w.history = history.get();
+        return w;
+    };
+    const std::vector<std::string> secrets = a.secrets.values();
     auto daily_options = [&](const std::string& from, const std::string& to,
                              const std::string& name) {
         DailyOptions d = o.daily;
@@ -120,16 +123,14 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     long record_runs = 0; // benchmark runs of the record step (counted in the budget too)
     if (!o.record_date.empty()) {
         const std::string record_date =
-            o.record_date == "today" ? today_utc(*a.clock) : o.record_date;
+            o.record_date == "today" ? today_utc(a.clock) : o.record_date;
         if (!util::parse_date(record_date))
             throw_usage("--record '" + o.record_date + "': expected a date YYYY-MM-DD or today");
         progress.line("== record: nightly " + record_date + " into " + history->describe());
         daily_runners();
         auto d = daily_options(record_date, record_date, "record-" + record_date);
         d.sweep.strategy = core::SweepStrategy::exhaustive;
-        record_runs =
-            run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec)
-                .sweep.runs;
+        record_runs = run_daily(d, a, daily_instruments()).sweep.runs;
     }
 
     // 2. Detect against the whole history.
@@ -191,8 +192,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         progress.line("== daily: " + w.from + " → " + w.to);
         daily_runners();
         auto d = daily_options(w.from, w.to, "daily-" + w.from + "-" + w.to);
-        auto daily =
-            run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec);
+        auto daily = run_daily(d, a, daily_instruments());
         daily.image = o.daily_runner.image;
         if (daily.metric.empty()) {
             daily.metric = o.daily_runner.metric;
@@ -288,15 +288,11 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             // The source states are rebuilt inside the last good nightly's environment.
             auto rc = o.hourly_runner;
             rc.image = core::expand_image(rc.image, good_label);
-            source_runner = a.make_runner(rc);
-            HourlyPorts hp;
-            hp.open_repo = a.open_source_repo;
-            hp.builder = source_runner.get();
-            hp.runner = source_runner.get();
-            hp.files = a.files;
-            hp.clock = a.clock;
-            hp.progress = a.progress;
-            auto hourly = run_hourly(h, hp);
+            source_runner = a.runners.make(rc);
+            Instruments hw;
+            hw.builder = source_runner.get();
+            hw.runner = source_runner.get();
+            auto hourly = run_hourly(h, a, hw);
             source_runner.reset(); // a kept container is stopped and removed here
             if (hourly.metric.empty())
                 hourly.metric = o.hourly_runner.metric;
@@ -320,7 +316,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         inv.spend.resumed_runs += h.spend.resumed_runs;
         inv.spend.resumed_builds += h.spend.resumed_builds;
     }
-    inv.spend.seconds = a.clock->now() - started;
+    inv.spend.seconds = a.clock.now() - started;
     if (!o.reproduce.empty())
         inv.reproduce.push_back(o.reproduce);
     files.make_dirs(o.out_dir);
@@ -355,18 +351,14 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         if (h.culprit)
             res.outputs["culprit"] = h.culprit->repo + "@" + h.culprit->commit.sha;
     }
-    if (a.actions) {
-        append_summary(*a.actions, res.markdown);
-        if (verdict == core::Verdict::regression)
-            annotate(*a.actions, "error", "perfsweep: " + done.detect.metric + " regression",
-                     res.summary);
-        else if (verdict == core::Verdict::inconclusive)
-            annotate(*a.actions, "warning", "perfsweep: inconclusive", reason);
-    }
+    append_summary(a.actions, res.markdown);
+    if (verdict == core::Verdict::regression)
+        annotate(a.actions, "error", "perfsweep: " + done.detect.metric + " regression",
+                 res.summary);
+    else if (verdict == core::Verdict::inconclusive)
+        annotate(a.actions, "warning", "perfsweep: inconclusive", reason);
     if (o.comment && o.comment->number && verdict == core::Verdict::regression) {
-        if (!a.open_code_host)
-            throw_infra("investigate: no code host adapter in this build");
-        auto host = a.open_code_host(o.token_env);
+        auto host = a.code_hosts.open(o.token_env);
         CommentRequest req = *o.comment;
         req.body = res.markdown;
         req.key = o.key;
@@ -377,9 +369,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         // The scheduled job's sticky issue: every night decides, a quiet one costs one lookup.
         const NightState night = night_state(verdict);
         if (night != NightState::undecided) {
-            if (!a.open_code_host)
-                throw_infra("investigate: no code host adapter in this build");
-            auto host = a.open_code_host(o.token_env);
+            auto host = a.code_hosts.open(o.token_env);
             StickyIssueRequest req;
             req.repo = o.comment->repo;
             req.key = o.key;
@@ -391,7 +381,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
                 req.regression_id =
                     metric + " " + res.outputs["last-good"] + ".." + res.outputs["first-bad"];
             const std::string note =
-                "**Recovered** (perfsweep, " + today_utc(*a.clock) + "): " + res.summary;
+                "**Recovered** (perfsweep, " + today_utc(a.clock) + "): " + res.summary;
             const auto r = update_sticky_issue(*host, req, night, res.markdown, note);
             progress.line("issue " + r.action + (r.url.empty() ? "" : ": " + r.url));
             if (!r.url.empty())
@@ -399,8 +389,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             res.outputs["issue-action"] = r.action;
         }
     }
-    if (a.actions) // last: the comment step adds comment-url and issue-action
-        publish_outputs(*a.actions, res.outputs);
+    publish_outputs(a.actions, res.outputs); // last: the comment step adds comment-url etc.
 
     res.exit_code = core::investigate_exit_code(verdict, o.fail_on_regression);
     return res;

@@ -36,7 +36,7 @@ std::string absolute_path(const std::string& path) {
 
 std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
                                   const std::optional<JaxToolboxRequest>& jtb,
-                                  const ports::OpenSourceRepo& open_repo, ports::Files& files,
+                                  ports::SourceRepos& repos, ports::Files& files,
                                   std::string* commits_probe) {
     o.outputs_dir = absolute_path(o.outputs_dir);
     if (jtb) {
@@ -47,7 +47,7 @@ std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
         q.repos.clear();
         for (const auto& r : o.repos)
             q.repos.push_back({r.name, absolute_path(r.path)});
-        const auto applied = apply_jax_toolbox(q, rc, open_repo, files);
+        const auto applied = apply_jax_toolbox(q, rc, repos, files);
         o.outputs_dir_in_runner = applied.plan.outputs_dir;
         if (commits_probe && commits_probe->empty())
             *commits_probe = applied.plan.commits_probe;
@@ -63,7 +63,7 @@ std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
 }
 
 JaxToolboxApplied apply_jax_toolbox(const JaxToolboxRequest& q, ports::RunnerConfig& rc,
-                                    const ports::OpenSourceRepo& open_repo, ports::Files& files) {
+                                    ports::SourceRepos& repos, ports::Files& files) {
     JaxToolboxApplied out;
     if (rc.runtime != "docker" && rc.runtime != "podman" && rc.runtime != "slurm")
         throw_usage("--jax-toolbox rebuilds inside the image: expected --runtime docker, podman "
@@ -109,7 +109,7 @@ JaxToolboxApplied apply_jax_toolbox(const JaxToolboxRequest& q, ports::RunnerCon
             if (!repo)
                 throw_usage("--cherry-pick " + cp.repo + ":" + cp.commit + ": '" + cp.repo +
                             "' is not a --repo of this search");
-            const auto clone = open_repo(repo->name, repo->host_path);
+            const auto clone = repos.open(repo->name, repo->host_path);
             cp.commit = clone->resolve(cp.commit); // throws naming the repo and the revision
             s.cherry_picks.push_back(cp);
         }

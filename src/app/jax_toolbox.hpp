@@ -51,7 +51,7 @@ std::string absolute_path(const std::string& path);
 /// describing the mode ("" without it). Usage errors name the option.
 std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
                                   const std::optional<JaxToolboxRequest>& jtb,
-                                  const ports::OpenSourceRepo& open_repo, ports::Files& files,
+                                  ports::SourceRepos& repos, ports::Files& files,
                                   std::string* commits_probe = nullptr);
 
 /// Validate the request against `rc` (its image decides the generation for "auto"; a --build of
@@ -59,6 +59,6 @@ std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
 /// host clones, create the cache directory, and set rc's build command and mounts. Throws usage
 /// errors naming the flag.
 JaxToolboxApplied apply_jax_toolbox(const JaxToolboxRequest& request, ports::RunnerConfig& rc,
-                                    const ports::OpenSourceRepo& open_repo, ports::Files& files);
+                                    ports::SourceRepos& repos, ports::Files& files);
 
 } // namespace perfsweep::app

@@ -42,7 +42,7 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
                         "; expected UTF-8 text");
     m.commits = parse_key_values(request.commits, "--commit");
     m.runner = parse_key_values(request.runner, "--runner");
-    const double now = adapters.clock->now();
+    const double now = adapters.clock.now();
     m.timestamp = util::format_iso8601(static_cast<util::UnixSeconds>(std::floor(now)));
     if (m.label.empty())
         m.label = m.timestamp.substr(0, 10);
@@ -79,7 +79,7 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
         const std::string regex = request.metric_regex.empty()
                                       ? core::default_metric_regex(m.metric)
                                       : request.metric_regex;
-        const std::string output = adapters.files->read_text(request.output_file);
+        const std::string output = adapters.files.read_text(request.output_file);
         core::Extraction ex = core::extract_metric(output, regex);
         if (ex.values.empty()) {
             m.status = core::Status::failed;
@@ -98,7 +98,7 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
         throw_usage("record: give the value(s) with --value, or the benchmark output with "
                     "--benchmark-output FILE (- for stdin)");
     }
-    auto store = adapters.open_history(request.history);
+    auto store = adapters.histories.open(request.history);
     store->append({m});
     return m;
 }

@@ -9,10 +9,8 @@ namespace perfsweep::app {
 std::string make_report(ports::Adapters& a, const ReportRequest& req) {
     if (req.format != "markdown" && req.format != "json")
         throw_usage("--format '" + req.format + "': expected markdown or json");
-    if (!a.result_reader)
-        throw_infra("report: this build has no result reader");
-    const std::string text = a.files->read_text(req.input);
-    const core::ResultDocument doc = a.result_reader->read(text, req.input);
+    const std::string text = a.files.read_text(req.input);
+    const core::ResultDocument doc = a.results.read(text, req.input);
     std::string out;
     if (req.format == "json") {
         out = report::render_json(doc);
@@ -22,14 +20,12 @@ std::string make_report(ports::Adapters& a, const ReportRequest& req) {
         out = report::render_markdown(doc, opt);
     }
     if (!req.output.empty())
-        a.files->write_atomic(req.output, out);
+        a.files.write_atomic(req.output, out);
     return out;
 }
 
 core::DailyWindow read_daily_window(ports::Adapters& a, const std::string& path) {
-    if (!a.result_reader)
-        throw_infra("hourly --from-result: this build has no result reader");
-    const auto doc = a.result_reader->read(a.files->read_text(path), path);
+    const auto doc = a.results.read(a.files.read_text(path), path);
     if (const auto* d = std::get_if<core::DailyResult>(&doc))
         return core::regression_window(*d, path);
     if (const auto* inv = std::get_if<core::Investigation>(&doc); inv && !inv->daily.empty()) {

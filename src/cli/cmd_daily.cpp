@@ -29,21 +29,20 @@ void print_failure_logs(const core::DailyResult& r) {
 
 void run_daily(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
-    if (!a.make_runner || !a.measurement_json || !a.measurement_from_json)
-        throw_infra("no runner or JSON codec is available in this build");
     auto req = app::resolve_daily(values);
     const auto& cfg = req.runner;
     auto& o = req.options;
-    if (a.secret_values)
-        o.secrets = a.secret_values();
+    o.secrets = a.secrets.values();
     auto history = open_history_option(a, req.history);
-    auto runner = a.make_runner(cfg);
+    auto runner = a.runners.make(cfg);
     std::unique_ptr<ports::BuildingRunner> probe;
     if (req.commits_probe)
-        probe = a.make_runner(*req.commits_probe);
-    app::MeasurementCodec codec{a.measurement_json, a.measurement_from_json};
-    auto r = app::run_daily(o, *runner, probe.get(), *a.files, *a.clock, *a.progress, history.get(),
-                            codec);
+        probe = a.runners.make(*req.commits_probe);
+    app::Instruments with;
+    with.runner = runner.get();
+    with.probe = probe.get();
+    with.history = history.get();
+    auto r = app::run_daily(o, a, with);
     r.image = cfg.image;
     if (r.metric.empty()) {
         r.metric = cfg.metric;

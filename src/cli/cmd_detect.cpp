@@ -12,13 +12,13 @@ void run_detect(const app::OptionValues& values, Context& ctx) {
     const auto c = app::resolve_detect(values);
     const app::DetectOutcome out = app::run_detect(c.request, a);
     for (const auto& w : out.warnings)
-        a.progress->line("warning: " + w);
+        a.progress.line("warning: " + w);
     if (c.json)
         write_json(report::render_json(out.result));
     else
         write_inert(report::render_detect_text(out.result));
-    if (a.actions) // the action's outputs (no-op outside GitHub Actions)
-        a.actions->set_outputs(app::detect_outputs(out.result));
+    a.actions.set_outputs( // the action's outputs (no-op outside GitHub Actions)
+        app::detect_outputs(out.result));
     ctx.exit_code = core::exit_code_for(out.result.verdict);
 }
 

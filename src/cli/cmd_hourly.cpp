@@ -34,8 +34,7 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
     auto req = app::resolve_hourly(values);
     auto& o = req.options;
-    if (a.protect_secret_env) // the builds and benchmarks must not inherit the token
-        a.protect_secret_env(o.token_env);
+    a.secrets.protect_env(o.token_env); // the builds and benchmarks must not inherit the token
     if (!req.from_result.empty()) {
         const auto w = app::read_daily_window(a, req.from_result);
         // The window runs from the newest recorded commit time of the last good build to that of
@@ -52,27 +51,21 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
         o.from = newest(w.good_times, "last_before_commit_times");
         o.to = newest(w.bad_times, "first_after_commit_times");
     }
-    if (a.secret_values)
-        o.secrets = a.secret_values();
-    app::HourlyPorts ports;
-    ports.open_repo = a.open_source_repo;
-    ports.files = a.files;
-    ports.clock = a.clock;
-    ports.progress = a.progress;
+    o.secrets = a.secrets.values();
+    app::Instruments with;
     std::unique_ptr<ports::BuildingRunner> runner;
     if (req.runner) {
         auto& rc = *req.runner;
-        const auto mode =
-            app::prepare_source_runner(rc, o, req.jax_toolbox, a.open_source_repo, *a.files);
+        const auto mode = app::prepare_source_runner(rc, o, req.jax_toolbox, a.repos, a.files);
         if (req.jax_toolbox) // the mode wrote the build command
             o.settings_key = app::hourly_settings_key(rc, o.repeats);
-        if (!mode.empty() && a.progress)
-            a.progress->line(mode);
-        runner = a.make_runner(rc);
-        ports.builder = runner.get();
-        ports.runner = runner.get();
+        if (!mode.empty())
+            a.progress.line(mode);
+        runner = a.runners.make(rc);
+        with.builder = runner.get();
+        with.runner = runner.get();
     }
-    const auto result = app::run_hourly(o, ports);
+    const auto result = app::run_hourly(o, a, with);
     if (req.json)
         write_json(report::render_json(result));
     else

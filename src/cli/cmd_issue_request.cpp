@@ -13,12 +13,12 @@ void run_issue_request(const app::OptionValues& values, Context& ctx) {
     if (path.empty())
         throw_usage("issue-request: no --event FILE and GITHUB_EVENT_PATH is not set");
     const auto ev =
-        a.parse_issue_event(c.event_name.empty() ? env_text("GITHUB_EVENT_NAME") : c.event_name,
-                            a.files->read_text(path), path);
+        a.issue_events.read(c.event_name.empty() ? env_text("GITHUB_EVENT_NAME") : c.event_name,
+                            a.files.read_text(path), path);
     auto& opt = c.options;
     if (opt.repo.empty())
         opt.repo = !env_text("GITHUB_REPOSITORY").empty() ? env_text("GITHUB_REPOSITORY") : ev.repo;
-    auto host = a.open_code_host(c.token_env);
+    auto host = a.code_hosts.open(c.token_env);
     const auto res = app::handle_issue_request(*host, ev, opt);
     const std::string url = res.note ? res.note->url : "";
     if (!res.accepted) {
@@ -29,21 +29,21 @@ void run_issue_request(const app::OptionValues& values, Context& ctx) {
                      why.c_str());
         if (!url.empty())
             std::fprintf(stderr, "perfsweep: the reason was posted at %s\n", url.c_str());
-        a.actions->annotate("error", "perfsweep: issue request refused", why);
-        a.actions->set_outputs({{"accepted", "false"}, {"comment-url", url}});
+        a.actions.annotate("error", "perfsweep: issue request refused", why);
+        a.actions.set_outputs({{"accepted", "false"}, {"comment-url", url}});
         ctx.exit_code = exit_usage;
         return;
     }
     const auto& v = res.values;
     std::printf("from=%s\nto=%s\nmetric=%s\nthreshold=%s\nmode=%s\nissue=%lld\n", v.from.c_str(),
                 v.to.c_str(), v.metric.c_str(), v.threshold.c_str(), v.mode.c_str(), ev.number);
-    a.actions->set_outputs({{"accepted", "true"},
-                            {"from", v.from},
-                            {"to", v.to},
-                            {"metric", v.metric},
-                            {"threshold", v.threshold},
-                            {"mode", v.mode},
-                            {"issue", std::to_string(ev.number)}});
+    a.actions.set_outputs({{"accepted", "true"},
+                           {"from", v.from},
+                           {"to", v.to},
+                           {"metric", v.metric},
+                           {"threshold", v.threshold},
+                           {"mode", v.mode},
+                           {"issue", std::to_string(ev.number)}});
     ctx.exit_code = exit_ok;
 }
 

@@ -15,27 +15,25 @@ namespace perfsweep::cli {
 void run_merge(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
     const auto c = app::resolve_merge(values);
-    if (!a.measurement_from_json || !a.expand_result_files)
-        throw_infra("no JSON decoder is available in this build");
     std::vector<app::MergeInput> inputs;
     for (const auto& p : c.paths)
-        for (const auto& file : a.expand_result_files(p))
-            inputs.push_back({file, a.files->read_text(file)});
+        for (const auto& file : a.files.result_files(p))
+            inputs.push_back({file, a.files.read_text(file)});
 
     auto history = open_history_option(a, c.history);
-    const auto r = app::merge_points(inputs, c.options, a.measurement_from_json, history.get());
+    const auto r = app::merge_points(inputs, c.options, a.records, history.get());
 
     for (const auto& w : r.daily.warnings)
-        a.progress->line("warning: " + w);
-    a.progress->line("merged " + std::to_string(r.records) + " records from " +
-                     std::to_string(inputs.size()) + " files");
+        a.progress.line("warning: " + w);
+    a.progress.line("merged " + std::to_string(r.records) + " records from " +
+                    std::to_string(inputs.size()) + " files");
     if (history)
-        a.progress->line("history " + history->describe() + ": appended " +
-                         std::to_string(r.appended) + ", " + std::to_string(r.already) +
-                         " already there, " + std::to_string(r.from_history) +
-                         " dates taken from it");
+        a.progress.line("history " + history->describe() + ": appended " +
+                        std::to_string(r.appended) + ", " + std::to_string(r.already) +
+                        " already there, " + std::to_string(r.from_history) +
+                        " dates taken from it");
     if (!r.next.empty())
-        a.progress->line(
+        a.progress.line(
             std::to_string(r.next.size()) +
             " dates to measure next (refine the changed intervals): " + util::join(r.next, ", "));
     if (c.json)

@@ -14,10 +14,10 @@ void run_plan(const app::OptionValues& values, Context& ctx) {
     auto history = open_history_option(a, c.history);
     const auto plan = app::plan_daily_matrix(c.options, history.get());
     for (const auto& note : plan.notes)
-        a.progress->line(note);
-    a.progress->line("plan: " + std::to_string(plan.entries.size()) + " matrix entries for " +
-                     std::to_string(plan.candidates) + " dates " + c.options.from + " .. " +
-                     c.options.to);
+        a.progress.line(note);
+    a.progress.line("plan: " + std::to_string(plan.entries.size()) + " matrix entries for " +
+                    std::to_string(plan.candidates) + " dates " + c.options.from + " .. " +
+                    c.options.to);
     write_json(app::matrix_json(plan.entries) + "\n");
     std::fflush(stdout);
     ctx.exit_code = exit_ok;

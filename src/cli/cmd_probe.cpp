@@ -51,8 +51,6 @@ double good_level(const app::ProbeRequest& f, Context& ctx) {
 
 void run_probe(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
-    if (!a.make_runner)
-        throw_infra("no runner is available in this build");
     const auto f = app::resolve_probe(values);
     const auto& cfg = f.runner;
     const auto mode = cfg.exit_code_mode ? core::RunMode::exit_code : core::RunMode::metric;
@@ -69,7 +67,7 @@ void run_probe(const app::OptionValues& values, Context& ctx) {
     req.repeats = f.repeats;
     req.label = f.label;
     req.stage = core::Stage::commit;
-    auto runner = a.make_runner(cfg);
+    auto runner = a.runners.make(cfg);
     const auto m =
         app::run_point(*runner, cfg.build_command.empty() ? nullptr : runner.get(), req, nullptr);
     const auto d = core::decide_probe(m, ref);

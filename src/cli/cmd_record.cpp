@@ -11,9 +11,7 @@ void run_record(const app::OptionValues& values, Context& ctx) {
     const auto c = app::resolve_record(values);
     const core::Measurement m = app::run_record(c.request, ctx.adapters);
     if (c.json) {
-        if (!ctx.adapters.measurement_json)
-            throw_infra("no JSON encoder is available in this build");
-        write_json(ctx.adapters.measurement_json(m) + "\n");
+        write_json(ctx.adapters.records.record_line(m) + "\n");
     } else {
         print_inert("recorded %s %s: %s (%zu value%s) into %s\n", m.label.c_str(), m.metric.c_str(),
                     std::string(core::to_string(m.status)).c_str(), m.values.size(),

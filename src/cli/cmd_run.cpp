@@ -13,12 +13,10 @@ namespace perfsweep::cli {
 
 void run_run(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
-    if (!a.make_runner)
-        throw_infra("no runner is available in this build");
-    const auto r = app::resolve_run(values, static_cast<util::UnixSeconds>(a.clock->now()));
+    const auto r = app::resolve_run(values, static_cast<util::UnixSeconds>(a.clock.now()));
     const auto& cfg = r.runner;
     auto history = open_history_option(a, r.history);
-    auto runner = a.make_runner(cfg);
+    auto runner = a.runners.make(cfg);
     auto m = app::run_point(*runner, cfg.build_command.empty() ? nullptr : runner.get(), r.point,
                             history.get());
     if (m.metric.empty()) { // a failed build never reached the runner
@@ -28,9 +26,7 @@ void run_run(const app::OptionValues& values, Context& ctx) {
         m.direction = cfg.direction;
     }
     if (r.json) {
-        if (!a.measurement_json)
-            throw_infra("no JSON encoder is available in this build");
-        write_json(a.measurement_json(m) + "\n");
+        write_json(a.records.record_line(m) + "\n");
     } else {
         write_inert(report::render_points({m}));
         if (history)

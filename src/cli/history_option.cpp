@@ -8,9 +8,7 @@ std::unique_ptr<ports::HistoryStore> open_history_option(const ports::Adapters& 
                                                          const std::string& spec) {
     if (spec.empty())
         return nullptr;
-    if (!a.open_history)
-        throw_infra("no history store is available in this build");
-    return a.open_history(spec);
+    return a.histories.open(spec);
 }
 
 } // namespace perfsweep::cli

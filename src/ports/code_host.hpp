@@ -1,6 +1,7 @@
 #pragma once
 // Port: the code host's issue/PR conversation API (GitHub REST), as perfsweep needs it.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,15 @@ public:
     /// (none also when the user is unknown). Retried like a read.
     virtual std::string collaborator_permission(const std::string& repo,
                                                 const std::string& login) = 0;
+};
+
+/// Opens the code host.
+class CodeHosts {
+public:
+    virtual ~CodeHosts() = default;
+    /// The code host (GitHub REST API at GITHUB_API_URL) with the token from environment variable
+    /// `token_env`. Throws a usage error when the token is missing.
+    virtual std::unique_ptr<CodeHost> open(const std::string& token_env) = 0;
 };
 
 } // namespace perfsweep::ports

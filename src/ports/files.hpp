@@ -2,6 +2,7 @@
 // Port: plain file access used by the application layer.
 
 #include <string>
+#include <vector>
 
 namespace perfsweep::ports {
 
@@ -20,6 +21,9 @@ public:
     /// Make `link` a symbolic link to `target` (relative to the link's directory), replacing an
     /// existing link atomically.
     virtual void point_link(const std::string& link, const std::string& target) = 0;
+    /// `path` itself when it is a file; when a directory, every *.json / *.jsonl file under it
+    /// (recursively, sorted): the inputs of `merge`. Throws a usage error when it does not exist.
+    virtual std::vector<std::string> result_files(const std::string& path) = 0;
 };
 
 } // namespace perfsweep::ports

@@ -4,6 +4,7 @@
 #include "core/model.hpp"
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,15 @@ public:
     virtual std::size_t append_missing(const std::vector<core::Measurement>& records) = 0;
     /// Human-readable location, for messages ("history.jsonl", "git:perfsweep-data").
     virtual std::string describe() const = 0;
+};
+
+/// Opens history stores by their spec.
+class HistoryStores {
+public:
+    virtual ~HistoryStores() = default;
+    /// The history named by `spec` ("path.jsonl", "git:BRANCH", ...). Throws a usage error on a
+    /// bad spec.
+    virtual std::unique_ptr<HistoryStore> open(const std::string& spec) = 0;
 };
 
 } // namespace perfsweep::ports

@@ -5,6 +5,7 @@
 #include "ports/runner.hpp"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,14 @@ struct RunnerConfig {
 /// A runner over one environment that can also build (kept container for the hourly stage) and
 /// run commands that are not benchmark runs (probes).
 class BuildingRunner : public PointRunner, public Builder, public CommandRunner {};
+
+/// Creates runners.
+class Runners {
+public:
+    virtual ~Runners() = default;
+    /// The runner for `config` (runtime none/docker/podman/slurm, kept container). Throws a usage
+    /// error for a bad config.
+    virtual std::unique_ptr<BuildingRunner> make(const RunnerConfig& config) = 0;
+};
 
 } // namespace perfsweep::ports

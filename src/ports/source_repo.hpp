@@ -4,7 +4,6 @@
 #include "core/source_states.hpp"
 #include "util/time.hpp"
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,8 +41,12 @@ public:
     virtual void fetch(const std::string& remote, const std::string& token_env) = 0;
 };
 
-/// Opens a clone at `path` under `name`. Throws when it is not a git repository with a worktree.
-using OpenSourceRepo =
-    std::function<std::unique_ptr<SourceRepo>(const std::string& name, const std::string& path)>;
+/// Opens source repo clones.
+class SourceRepos {
+public:
+    virtual ~SourceRepos() = default;
+    /// The clone at `path` under `name`. Throws when it is not a git repository with a worktree.
+    virtual std::unique_ptr<SourceRepo> open(const std::string& name, const std::string& path) = 0;
+};
 
 } // namespace perfsweep::ports

@@ -2,6 +2,7 @@
 // build and run counted once, the same in the result as at the runner, no state built twice, one
 // run per state inside the window.
 #include "app/hourly.hpp"
+#include "support/fakes/world.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -91,6 +92,18 @@ private:
     std::size_t m_culprit;
 };
 
+/// Opens copies of one MemRepo.
+class OneRepo final : public ports::SourceRepos {
+public:
+    explicit OneRepo(const MemRepo& repo) : m_repo(repo) {}
+    std::unique_ptr<ports::SourceRepo> open(const std::string&, const std::string&) override {
+        return std::make_unique<MemRepo>(m_repo);
+    }
+
+private:
+    const MemRepo& m_repo;
+};
+
 long total(const std::map<std::string, int>& m) {
     long n = 0;
     for (const auto& [k, v] : m)
@@ -112,13 +125,15 @@ TEST_CASE("hourly to the commit builds no state twice and counts every build and
         o.from = start;
         o.to = start + 56 * 3600;
         o.to_commit = true;
-        app::HourlyPorts p;
-        p.open_repo = [&](const std::string&, const std::string&) {
-            return std::unique_ptr<ports::SourceRepo>(std::make_unique<MemRepo>(repo));
-        };
-        p.builder = &bench;
-        p.runner = &bench;
-        const auto r = app::run_hourly(o, p);
+        fakes::World w;
+        OneRepo repos(repo);
+        ports::Adapters a{w.files,        w.progress, w.clock,      w.actions, w.histories,
+                          w.runners,      repos,      w.code_hosts, w.secrets, w.records,
+                          w.issue_events, w.results,  w.demo_world};
+        app::Instruments with;
+        with.builder = &bench;
+        with.runner = &bench;
+        const auto r = app::run_hourly(o, a, with);
         REQUIRE(r.culprit);
         CHECK(r.culprit->commit.sha == "xla-" + std::to_string(culprit));
         // Counted once: the result says what the builder and runner saw.

@@ -1,5 +1,6 @@
 #include "adapters/system/local_files.hpp"
 
+#include "adapters/system/result_files.hpp"
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
 #include "util/workflow_text.hpp"
@@ -101,6 +102,10 @@ void LocalFiles::point_link(const std::string& link, const std::string& target) 
         ::unlink(tmp.c_str());
         throw_infra("cannot replace '" + link + "': " + std::strerror(err));
     }
+}
+
+std::vector<std::string> LocalFiles::result_files(const std::string& path) {
+    return expand_result_files(path);
 }
 
 void StreamProgress::line(std::string_view text) {

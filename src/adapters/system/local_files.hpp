@@ -22,6 +22,8 @@ public:
     void make_dirs(const std::string& path) override;
     /// symlink to a temp name, then rename over `link`.
     void point_link(const std::string& link, const std::string& target) override;
+    /// expand_result_files (adapters/system/result_files.hpp).
+    std::vector<std::string> result_files(const std::string& path) override;
 };
 
 /// The system clock.

@@ -63,17 +63,15 @@ OptionValues demo_investigate_values(const ports::DemoWorld& world, const std::s
 }
 
 DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
-    if (!a.demo_world)
-        throw_infra("demo: this build has no demo world adapter");
     DemoResult out;
     out.dir = options.dir;
-    for (int n = 2; a.files->exists(out.dir); ++n)
+    for (int n = 2; a.files.exists(out.dir); ++n)
         out.dir = options.dir + "-" + std::to_string(n);
-    a.files->make_dirs(out.dir);
-    auto& progress = *a.progress;
+    a.files.make_dirs(out.dir);
+    auto& progress = a.progress;
     progress.line("perfsweep demo: building two source repos and 10 nightlies in " + out.dir +
                   "/world");
-    const auto world = a.demo_world->create(out.dir + "/world");
+    const auto world = a.demo_world.create(out.dir + "/world");
     const std::string dir = world.root.substr(0, world.root.size() - std::string("/world").size());
 
     // The demo's investigation, as the options a user would give `perfsweep investigate`:
@@ -88,20 +86,23 @@ DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
     for (const auto& [from, to] : {std::pair<std::string, std::string>{"2023-08-15", "2023-08-21"},
                                    {"2023-08-23", "2023-08-23"}}) {
         progress.line("== earlier nightly jobs: recording " + from + " .. " + to);
-        auto runner = a.make_runner(d);
+        auto runner = a.runners.make(d);
         auto pc = d;
         pc.test_command = o.commits_probe;
         pc.logs_dir = d.logs_dir + "/probe";
-        auto probe = a.make_runner(pc);
-        auto history = a.open_history(o.history);
+        auto probe = a.runners.make(pc);
+        auto history = a.histories.open(o.history);
         DailyOptions past;
         past.from = from;
         past.to = to;
         past.benchmark = d.benchmark;
         past.sweep = o.daily.sweep;
         past.sweep.strategy = core::SweepStrategy::exhaustive;
-        run_daily(past, *runner, probe.get(), *a.files, *a.clock, progress, history.get(),
-                  MeasurementCodec{a.measurement_json, a.measurement_from_json});
+        Instruments with;
+        with.runner = runner.get();
+        with.probe = probe.get();
+        with.history = history.get();
+        run_daily(past, a, with);
     }
 
     // Today's nightly job: record 2023-08-24, then investigate.

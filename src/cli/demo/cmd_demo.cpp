@@ -12,7 +12,7 @@ void run_demo(const app::OptionValues& values, Context& ctx) {
     const auto& inv = r.investigate;
     auto culprit = inv.outputs.find("culprit");
     if (c.json) {
-        write_json(ctx.adapters.files->read_text(inv.result_path));
+        write_json(ctx.adapters.files.read_text(inv.result_path));
     } else {
         print_inert("%s\n", inv.markdown.c_str());
         print_inert("----\n%s\n", inv.summary.c_str());

@@ -22,7 +22,7 @@ void run_demo_bench(const app::OptionValues& values, Context& ctx) {
         std::random_device rd;
         nonce = (static_cast<unsigned long long>(rd()) << 32) ^ rd();
     }
-    auto& files = *ctx.adapters.files;
+    auto& files = ctx.adapters.files;
     const auto out = action == "build"
                          ? app::demo_bench_build(files, src)
                          : app::demo_bench_measure(files, src, values.text("label"),

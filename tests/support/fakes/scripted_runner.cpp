@@ -1,0 +1,137 @@
+#include "support/fakes/scripted_runner.hpp"
+
+#include "core/command_template.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+
+#include <algorithm>
+
+namespace perfsweep::fakes {
+
+namespace {
+
+class ScriptedRunner final : public ports::BuildingRunner {
+public:
+    ScriptedRunner(ports::RunnerConfig config, ScriptedRunners& owner, ports::Clock& clock,
+                   RunLog& log)
+        : m_cfg(std::move(config)), m_owner(owner), m_clock(clock), m_log(log) {}
+
+    std::vector<core::Measurement>
+    run_points(const std::vector<ports::PointRequest>& requests) override {
+        std::vector<core::Measurement> out;
+        for (const auto& r : requests)
+            out.push_back(measure(r));
+        return out;
+    }
+    int workers() const override { return std::max<int>(1, static_cast<int>(m_cfg.gpus.size())); }
+
+    ports::StepOutcome build(const ports::PointRequest& request) override {
+        ++m_log.builds[state_key(request.commits)];
+        if (!m_owner.build)
+            return {true, "", ""};
+        return m_owner.build(request);
+    }
+
+    ports::CommandOutcome run_command(const ports::PointRequest& request,
+                                      const std::string&) override {
+        ++m_log.commands[request.label];
+        if (!m_owner.command)
+            return {false, "exit code 127 (no probe scripted)", "", ""};
+        return m_owner.command(request);
+    }
+
+private:
+    core::Measurement measure(const ports::PointRequest& request) {
+        if (!m_owner.run)
+            throw_infra("fakes::ScriptedRunners: no run script");
+        m_log.points.push_back(request);
+        core::Measurement m;
+        m.benchmark = m_cfg.benchmark; // as ProcessRunner: the options resolved the defaults
+        m.metric = m_cfg.metric;
+        m.unit = m_cfg.unit;
+        m.direction = m_cfg.direction;
+        m.label = request.label;
+        m.stage = request.stage;
+        m.commits = request.commits;
+        m.commit_times = request.commit_times;
+        m.runner = {{"host", "fake"}, {"runtime", m_cfg.runtime}};
+        m.timestamp = util::format_iso8601(static_cast<util::UnixSeconds>(m_clock.now()));
+        auto values = request.values;
+        values["time"] = m.timestamp;
+        if (!m_cfg.image.empty())
+            m.image = core::substitute_word(m_cfg.image, values, "--image");
+        const int repeats = std::max(1, request.repeats);
+        for (int k = 0; k < m_cfg.warmup + repeats; ++k) {
+            const bool warmup = k < m_cfg.warmup;
+            const int repeat = warmup ? 0 : request.first_repeat + k - m_cfg.warmup;
+            const Run r = m_owner.run(request, repeat);
+            if (r.kind == Run::Kind::missing) { // the image: nothing ran
+                m.status = core::Status::missing;
+                m.reason = r.reason;
+                m.values.clear();
+                return m;
+            }
+            ++m_log.runs[request.label];
+            m.log = m_cfg.logs_dir + "/" + request.label + "/run-" + std::to_string(k + 1) + ".log";
+            if (r.kind == Run::Kind::hang) {
+                m_clock.sleep(m_cfg.timeout_s);
+                m.status = core::Status::timeout;
+                m.reason = "run " + std::to_string(k + 1) + ": timed out after " +
+                           util::format_duration(m_cfg.timeout_s);
+                m.values.clear();
+                return m;
+            }
+            m_clock.sleep(m_owner.seconds_per_run);
+            if (r.kind == Run::Kind::fail) {
+                m.status = core::Status::failed;
+                m.reason = "run " + std::to_string(k + 1) + ": " + r.reason;
+                m.values.clear();
+                return m;
+            }
+            if (!warmup)
+                m.values.push_back(r.value);
+        }
+        m.status = core::Status::ok;
+        return m;
+    }
+
+    ports::RunnerConfig m_cfg;
+    ScriptedRunners& m_owner;
+    ports::Clock& m_clock;
+    RunLog& m_log;
+};
+
+long sum(const std::map<std::string, int>& m) {
+    long n = 0;
+    for (const auto& [k, v] : m)
+        n += v;
+    return n;
+}
+
+} // namespace
+
+long RunLog::total_runs() const {
+    return sum(runs);
+}
+
+long RunLog::total_builds() const {
+    return sum(builds);
+}
+
+std::unique_ptr<ports::BuildingRunner> ScriptedRunners::make(const ports::RunnerConfig& config) {
+    if (config.runtime != "none" && config.runtime != "docker" && config.runtime != "podman" &&
+        config.runtime != "slurm")
+        throw_usage("--runtime '" + config.runtime + "': expected none, docker, podman or slurm");
+    log.configs.push_back(config);
+    return std::make_unique<ScriptedRunner>(config, *this, m_clock, log);
+}
+
+std::string state_key(const std::map<std::string, std::string>& commits) {
+    std::vector<std::string> parts;
+    for (const auto& [name, sha] : commits)
+        parts.push_back(name + "@" + sha);
+    return util::join(parts, " ");
+}
+
+} // namespace perfsweep::fakes

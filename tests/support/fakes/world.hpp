@@ -1,0 +1,49 @@
+#pragma once
+// A whole ports::Adapters in memory, for testing use cases in-process: every side effect is a
+// fake (files, clock, histories, scripted runners, source repos, code host, Actions runner,
+// secrets); the text formats are the real JSON adapters (pure, nothing to fake).
+
+#include "adapters/json/issue_event_json.hpp"
+#include "adapters/json/record_format.hpp"
+#include "adapters/json/result_json.hpp"
+#include "ports/adapters.hpp"
+#include "support/fakes/code_host.hpp"
+#include "support/fakes/memory.hpp"
+#include "support/fakes/memory_repo.hpp"
+#include "support/fakes/scripted_runner.hpp"
+#include "support/recording_progress.hpp"
+
+namespace perfsweep::fakes {
+
+/// The demo world is not in memory: refuses.
+class NoDemoWorld final : public ports::DemoWorldMaker {
+public:
+    /// Throws: the in-memory world has no demo.
+    ports::DemoWorld create(const std::string& root) override;
+};
+
+/// Every port, faked; `adapters` is the bundle a use case gets.
+struct World {
+    MemoryFiles files;
+    test::RecordingProgress progress;
+    ManualClock clock;
+    RecordingActions actions;
+    MemoryHistories histories;
+    ScriptedRunners runners{clock};
+    MemoryRepos repos;
+    FakeCodeHosts code_hosts;
+    FakeSecrets secrets;
+    adapters::JsonRecordFormat records;
+    adapters::JsonIssueEventReader issue_events;
+    adapters::JsonResultReader results;
+    NoDemoWorld demo_world;
+    ports::Adapters adapters{files,        progress, clock,      actions, histories,
+                             runners,      repos,    code_hosts, secrets, records,
+                             issue_events, results,  demo_world};
+
+    World() = default;
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+};
+
+} // namespace perfsweep::fakes
