@@ -1,0 +1,196 @@
+// The whole pipeline in-process with the in-memory ports (tests/support/fakes): record today's
+// nightly → detect against the history → daily → hourly → commit → report → sticky comment, with
+// a scripted benchmark whose metric drops at one commit of an in-memory repo. What the demo and
+// the demo-world integration tests showed by spawning perfsweep over real git repos and shell
+// benchmarks (20-29 s each under ASan), checked here in milliseconds; the binary's own runs of
+// the real adapters stay in tests/integration.
+#include "app/daily.hpp"
+#include "app/investigate.hpp"
+#include "app/options.hpp"
+#include "support/fakes/world.hpp"
+#include "util/time.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace perfsweep;
+
+namespace {
+
+constexpr util::UnixSeconds k_may1 = 1714521600; // 2024-05-01T00:00:00Z
+
+/// A nightly per date built from the xla commit at midnight; from commit `culprit` on the
+/// benchmark is 7 % slower. The commits probe prints the nightly's commit, like `git log -1`.
+struct Pipeline {
+    fakes::World w;
+    fakes::CommitLine xla = fakes::make_line("xla", "/src/xla", k_may1 - 3600, 36 * 20, 2400);
+    std::size_t culprit = 0;
+
+    explicit Pipeline(util::UnixSeconds culprit_time) {
+        culprit = xla.at_time(culprit_time) + 1;
+        w.repos.add(xla);
+        w.clock.t = static_cast<double>(k_may1 + 16 * 86400 + 3 * 3600); // 2024-05-17 03:00
+        w.runners.run = [this](const ports::PointRequest& r, int repeat) {
+            const std::size_t c = r.commits.count("xla") ? xla.index_of(r.commits.at("xla"))
+                                                         : nightly_commit(r.label);
+            const double noise = 1 + 0.0004 * ((repeat * 7 + static_cast<int>(c)) % 3 - 1);
+            return fakes::Run::of((c >= culprit ? 536.6 : 577.0) * noise);
+        };
+        w.runners.command = [this](const ports::PointRequest& r) {
+            const auto& c = xla.commits.at(nightly_commit(r.label));
+            return ports::CommandOutcome{
+                true, "", "xla " + c.sha + " " + util::format_iso8601(c.time) + "\n", ""};
+        };
+        w.code_hosts.tokens["GITHUB_TOKEN"] = "ghs_faketoken";
+        auto& pr = w.code_hosts.data.repos["acme/lbm"][42];
+        pr.issue.number = 42;
+        pr.issue.title = "nightly perf";
+    }
+    std::size_t nightly_commit(const std::string& date) const {
+        return xla.at_time(util::days_from_civil(*util::parse_date(date)) * 86400);
+    }
+    /// The options a user gives `perfsweep investigate`, resolved by the CLI's rules.
+    app::InvestigateOptions options(const std::vector<std::pair<std::string, std::string>>& more) {
+        app::OptionValues v(*app::find_command_spec("investigate"));
+        v.set("history", "history.jsonl");
+        v.set("image", "nightly:{date}");
+        v.set("test", "bench {image}");
+        v.set("metric", "MLUPS");
+        v.set("benchmark", "lbm");
+        v.set("env-probe", "none");
+        v.set("commits-probe", "git -C /opt/xla log -1 --format='xla %H %cI'");
+        v.set("repeats", "3");
+        v.set("record", "2024-05-16");
+        v.set("repo", std::vector<std::string>{"xla=/src/xla"});
+        v.set("step", "1h");
+        v.set("hourly-repeats", "3");
+        v.set_flag("to-commit");
+        v.set("build", "build-xla {path:xla}");
+        v.set("hourly-test", "bench {path:xla}");
+        v.set("output-dir", "out");
+        v.set("key", "lbm");
+        for (const auto& [k, val] : more) // "" = a flag
+            if (val.empty())
+                v.set_flag(k);
+            else
+                v.set(k, val);
+        v.check();
+        return app::resolve_investigate(v, {"acme/lbm", &w.actions}).options;
+    }
+    /// The earlier nightly jobs: 2024-05-01 .. `last` recorded, one measurement per night.
+    void record_history(const std::string& last) {
+        auto o = options({});
+        auto runner = w.runners.make(o.daily_runner);
+        auto pc = o.daily_runner;
+        pc.test_command = o.commits_probe;
+        auto probe = w.runners.make(pc);
+        auto history = w.histories.open("history.jsonl");
+        app::DailyOptions past;
+        past.from = "2024-05-01";
+        past.to = last;
+        past.benchmark = "lbm";
+        past.sweep = o.daily.sweep;
+        past.sweep.strategy = core::SweepStrategy::exhaustive;
+        app::Instruments with;
+        with.runner = runner.get();
+        with.probe = probe.get();
+        with.history = history.get();
+        app::run_daily(past, w.adapters, with);
+        w.runners.log = {};
+    }
+};
+
+} // namespace
+
+TEST_CASE("investigate in-process: detect, daily, hourly and commit stages name the culprit",
+          "[usecase][investigate]") {
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
+    p.record_history("2024-05-15");
+    auto o = p.options({{"comment", ""}, {"pr", "42"}, {"fail-on-regression", ""}});
+    const auto r = app::run_investigate(o, p.w.adapters);
+    INFO(p.w.progress.lines.size());
+    CHECK(r.verdict == "regression");
+    CHECK(r.exit_code == 1); // --fail-on-regression
+    const auto& inv = r.investigation;
+    REQUIRE(inv.daily.size() == 1);
+    REQUIRE(inv.hourly.size() == 1);
+    REQUIRE(inv.regressions.size() == 1);
+    CHECK(inv.regressions[0].last_good == "2024-05-13");
+    CHECK(inv.regressions[0].first_bad == "2024-05-14");
+    const auto& h = inv.hourly[0];
+    REQUIRE(h.culprit);
+    CHECK(h.culprit->repo == "xla");
+    CHECK(h.culprit->commit.sha == p.xla.sha(p.culprit));
+    CHECK(r.outputs.at("culprit") == "xla@" + p.xla.sha(p.culprit));
+    CHECK(r.outputs.at("last-good") == "2024-05-13");
+    // Every run and build the scripted runner did is counted once in the investigation's spend:
+    // today's record, the daily sweep and the hourly + commit stages.
+    CHECK(inv.spend.runs == p.w.runners.log.total_runs());
+    CHECK(inv.spend.builds == p.w.runners.log.total_builds());
+    for (const auto& [state, n] : p.w.runners.log.builds) {
+        INFO(state);
+        CHECK(n == 1); // no source state built twice
+    }
+    // The source states were rebuilt inside the last good nightly.
+    CHECK(p.w.runners.log.configs.back().image == "nightly:2024-05-13");
+    // report.md and result.json are rendered from the same model; result.json reads back.
+    const auto& md = p.w.files.files.at("out/report.md");
+    CHECK_THAT(md, Catch::Contains(p.xla.sha(p.culprit).substr(0, 7)));
+    const auto doc = p.w.results.read(p.w.files.files.at("out/result.json"), "out/result.json");
+    const auto* back = std::get_if<core::Investigation>(&doc);
+    REQUIRE(back);
+    REQUIRE(back->hourly.size() == 1);
+    CHECK(back->hourly[0].culprit->commit.sha == h.culprit->commit.sha);
+    // The report went to the PR as one sticky comment (the token stays out of it).
+    const auto& comments = p.w.code_hosts.data.repos["acme/lbm"][42].comments;
+    REQUIRE(comments.size() == 1);
+    CHECK_THAT(comments[0].body, Catch::Contains("<!-- perfsweep:lbm -->"));
+    CHECK(comments[0].body.find("ghs_faketoken") == std::string::npos);
+    // The benchmarks never inherit the token.
+    CHECK(p.w.secrets.protected_names.empty()); // the CLI protects it (cmd_investigate)
+
+    SECTION("a second run resumes nothing new and updates the same comment") {
+        p.w.runners.log = {};
+        o.record_date.clear();
+        const auto again = app::run_investigate(o, p.w.adapters);
+        CHECK(again.outputs.at("culprit") == r.outputs.at("culprit"));
+        CHECK(p.w.code_hosts.data.repos["acme/lbm"][42].comments.size() == 1);
+    }
+}
+
+TEST_CASE("investigate in-process: a healthy history is no regression and posts nothing",
+          "[usecase][investigate]") {
+    Pipeline p(k_may1 + 40 * 86400); // after every nightly
+    p.record_history("2024-05-15");
+    auto o = p.options({{"comment", ""}, {"pr", "42"}, {"fail-on-regression", ""}});
+    const auto r = app::run_investigate(o, p.w.adapters);
+    CHECK(r.verdict == "no_regression");
+    CHECK(r.exit_code == 0);
+    CHECK(r.investigation.daily.empty());
+    CHECK(p.w.runners.log.total_builds() == 0);
+    CHECK(p.w.runners.log.total_runs() == 3); // today's record only
+    CHECK(p.w.code_hosts.data.repos["acme/lbm"][42].comments.empty());
+}
+
+TEST_CASE("investigate in-process: an explicit release range is decided by its sweep",
+          "[usecase][investigate]") {
+    // Between two releases with an empty history: detect has nothing to judge, so the verdict,
+    // exit code and outputs follow the range's daily sweep.
+    Pipeline p(k_may1 + 8 * 86400 + 3600); // nightly 2024-05-10 is the first bad one
+    p.w.actions.active = true;
+    auto o = p.options({{"from", "2024-05-01"}, {"to", "2024-05-16"}, {"fail-on-regression", ""}});
+    o.record_date.clear();
+    o.hourly = false;
+    const auto r = app::run_investigate(o, p.w.adapters);
+    CHECK(r.verdict == "regression");
+    CHECK(r.exit_code == 1);
+    CHECK(p.w.actions.outputs.at("verdict") == "regression");
+    CHECK(p.w.actions.outputs.at("last-good") == "2024-05-09");
+    CHECK(p.w.actions.outputs.at("first-bad") == "2024-05-10");
+    CHECK(p.w.files.files.at("out/result.json").rfind("{\n  \"kind\": \"investigate\"", 0) == 0);
+    CHECK_THAT(p.w.actions.summary, Catch::Contains("2024-05-10"));
+    // The sweep's measurements went into the history: the next run has something to detect on.
+    CHECK(!p.w.histories.at("history.jsonl").records.empty());
+    CHECK(p.w.runners.log.total_builds() == 0);
+}
