@@ -6,7 +6,7 @@
 
 namespace perfsweep::app {
 
-std::string make_report(ports::Adapters& a, const ReportRequest& req) {
+std::string make_report(const ReportRequest& req, ports::Adapters& a) {
     if (req.format != "markdown" && req.format != "json")
         throw_usage("--format '" + req.format + "': expected markdown or json");
     const std::string text = a.files.read_text(req.input);
@@ -24,7 +24,7 @@ std::string make_report(ports::Adapters& a, const ReportRequest& req) {
     return out;
 }
 
-core::DailyWindow read_daily_window(ports::Adapters& a, const std::string& path) {
+core::DailyWindow read_daily_window(const std::string& path, ports::Adapters& a) {
     const auto doc = a.results.read(a.files.read_text(path), path);
     if (const auto* d = std::get_if<core::DailyResult>(&doc))
         return core::regression_window(*d, path);

@@ -18,11 +18,11 @@ struct ReportRequest {
 };
 
 /// Read, render and (if `req.output` is set) write the report; returns the rendered text.
-std::string make_report(ports::Adapters& a, const ReportRequest& req);
+std::string make_report(const ReportRequest& req, ports::Adapters& a);
 
 /// The good→bad window (core::regression_window) of the daily result in file `path`: a `daily
 /// --json` document, or an investigation's first narrowed regression (else its first daily
 /// result). Throws a usage error naming `path` for any other document.
-core::DailyWindow read_daily_window(ports::Adapters& a, const std::string& path);
+core::DailyWindow read_daily_window(const std::string& path, ports::Adapters& a);
 
 } // namespace perfsweep::app

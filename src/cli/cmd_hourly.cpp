@@ -36,7 +36,7 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
     auto& o = req.options;
     a.secrets.protect_env(o.token_env); // the builds and benchmarks must not inherit the token
     if (!req.from_result.empty()) {
-        const auto w = app::read_daily_window(a, req.from_result);
+        const auto w = app::read_daily_window(req.from_result, a);
         // The window runs from the newest recorded commit time of the last good build to that of
         // the first bad build.
         auto newest = [&](const std::map<std::string, std::string>& times, const char* key) {

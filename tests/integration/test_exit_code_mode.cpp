@@ -136,39 +136,8 @@ TEST_CASE("daily --check exit-code finds the day nightlies start crashing, 125 i
     CHECK(t.out.find("step 5\n") == std::string::npos); // only the last lines
 }
 
-TEST_CASE("daily --check exit-code finds a 30 % flaky failure with repeats and reports the rates",
-          "[exitcode][daily]") {
-    Nightlies n(R"({"flaky_from":"2023-08-13","rate":0.3})");
-    const auto state = n.dir.file("state");
-    auto r = run_perfsweep(
-        n.daily("2023-08-07", "2023-08-17",
-                {"--repeats", "6", "--max-repeats", "24", "--json", "--state", state}));
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    auto d = parse_json_object(r.out);
-    const auto& b = d["boundaries"];
-    REQUIRE(b.Size() == 1);
-    CHECK(std::string(b[0]["last_before"].GetString()) == "2023-08-12");
-    CHECK(std::string(b[0]["first_after"].GetString()) == "2023-08-13");
-    CHECK(std::string(b[0]["kind"].GetString()) == "regression");
-    CHECK(b[0]["old"].GetDouble() == 0);
-    CHECK(b[0]["new"].GetDouble() > 0.15);
-    CHECK(b[0]["new"].GetDouble() < 0.45);
-    // Every repeat's exit status is recorded.
-    bool saw_1 = false;
-    for (const auto& p : d["points"].GetArray())
-        if (p.HasMember("exit_codes"))
-            for (const auto& c : p["exit_codes"].GetArray())
-                saw_1 = saw_1 || c.GetInt() == 1;
-    CHECK(saw_1);
-    // The text rendering of the same sweep (resumed from its state: no new run) says the rates
-    // with counts.
-    auto t = run_perfsweep(n.daily("2023-08-07", "2023-08-17",
-                                   {"--repeats", "6", "--max-repeats", "24", "--state", state}));
-    REQUIRE(t.exit_code == 0);
-    CHECK(t.err.find("run 1/1") == std::string::npos);
-    CHECK(t.out.find("failure rate rose from 0 % (0/") != std::string::npos);
-}
+// A 30 % flaky failure found with repeats, its rates and the report with the first failing run's
+// log: tests/unit/test_usecase_exit_code.cpp (in-process, scripted exit statuses).
 
 TEST_CASE("daily --check exit-code aborts on a status >= 128 and resumes from its state",
           "[exitcode][daily]") {
@@ -392,25 +361,6 @@ TEST_CASE(
     CHECK(b["failures"]["before"]["failed"].GetInt() == 0);
     CHECK(b["failures"]["after"]["passed"].GetInt() == 0);
     CHECK(b["first_bad_log"]["exit_code"].GetInt() == -11);
-}
-
-TEST_CASE("the report of a 30 % flaky failure says how far the failure rate rose",
-          "[exitcode][report]") {
-    Nightlies n(R"({"flaky_from":"2023-08-13","rate":0.3})");
-    auto r = run_perfsweep(
-        n.daily("2023-08-07", "2023-08-17", {"--repeats", "6", "--max-repeats", "24", "--json"}));
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    write_file(n.dir.file("daily.json"), r.out);
-    auto md = run_perfsweep({"report", "--input", n.dir.file("daily.json")});
-    INFO(md.err);
-    REQUIRE(md.exit_code == 0);
-    INFO(md.out);
-    CHECK(md.out.find("failure rate rose from 0 % (0/") != std::string::npos);
-    CHECK(md.out.find("between nightly 2023-08-12 and 2023-08-13") != std::string::npos);
-    CHECK(md.out.find("| failed runs |") != std::string::npos);
-    CHECK(md.out.find("AssertionError: flaky") != std::string::npos); // the first failing log
-    CHECK(md.out.find("**Nightly 2023-08-13** (exit status 1)") != std::string::npos);
 }
 
 TEST_CASE("hourly --check exit-code: undecided window ends double their runs instead of reading a "

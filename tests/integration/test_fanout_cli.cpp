@@ -116,60 +116,8 @@ TEST_CASE("plan --exclude-measured leaves out dates measured ok in the history",
     CHECK(r.err.find("1 date(s) already measured") != std::string::npos);
 }
 
-TEST_CASE("merge of matrix results finds the simulated step and records it idempotently",
-          "[fanout][cli]") {
-    TempDir dir("ps-fanout");
-    const auto scenario = write_scenario(dir);
-    // A coarse round of the matrix (plan --max-points 6) plus the dates around the step.
-    const auto plan =
-        run_perfsweep({"plan", "--from", "2023-08-10", "--to", "2023-08-25", "--max-points", "6"});
-    REQUIRE(plan.exit_code == 0);
-    auto dates = labels_of(parse_json_object(plan.out));
-    REQUIRE(dates == std::vector<std::string>{"2023-08-10", "2023-08-13", "2023-08-16",
-                                              "2023-08-19", "2023-08-22", "2023-08-25"});
-    for (const auto* extra : {"2023-08-15", "2023-08-17", "2023-08-18"})
-        dates.emplace_back(extra);
-    for (const auto& d : dates)
-        run_point(dir, scenario, d);
-
-    const auto hist = dir.file("history.jsonl");
-    const auto m = run_perfsweep(
-        {"merge", "--stage", "daily", "--history", hist, "--json", "--inputs", dir.file("points")});
-    INFO(m.err);
-    REQUIRE(m.exit_code == 0);
-    const auto d = parse_json_object(m.out);
-    CHECK(std::string(d["from"].GetString()) == "2023-08-10");
-    CHECK(std::string(d["to"].GetString()) == "2023-08-25");
-    REQUIRE(d["boundaries"].Size() == 1);
-    const auto& b = d["boundaries"][0];
-    CHECK(std::string(b["last_before"].GetString()) == "2023-08-18");
-    CHECK(std::string(b["first_after"].GetString()) == "2023-08-19");
-    CHECK(std::string(b["kind"].GetString()) == "regression");
-    CHECK(b["relative_change"].GetDouble() == Approx(-0.08).margin(0.01));
-    bool broken_listed = false;
-    for (const auto& p : d["points"].GetArray())
-        if (std::string(p["label"].GetString()) == "2023-08-15")
-            broken_listed = std::string(p["status"].GetString()) == "failed";
-    CHECK(broken_listed);
-    CHECK(m.err.find("appended 9") != std::string::npos);
-    const auto lines_after_first = read_file(hist);
-
-    // The daily JSON is what `perfsweep report --input` renders.
-    write_file(dir.file("daily.json"), m.out);
-    const auto rep = run_perfsweep({"report", "--input", dir.file("daily.json")});
-    CHECK(rep.exit_code == 0);
-    CHECK(rep.out.find("2023-08-19") != std::string::npos);
-
-    // Merging the same files again (positional form, one file listed twice) adds nothing.
-    const auto again = run_perfsweep({"merge", "--history", hist, dir.file("points"),
-                                      dir.file("points/point-2023-08-10/result.json")});
-    INFO(again.err);
-    REQUIRE(again.exit_code == 0);
-    CHECK(read_file(hist) == lines_after_first);
-    CHECK(again.err.find("appended 0, 10 already there") != std::string::npos);
-    CHECK(again.out.find("regression: last before 2023-08-18, first after 2023-08-19") !=
-          std::string::npos);
-}
+// The merge of a whole matrix round (step found, failed date listed, idempotent re-merge, report
+// --input of its JSON) is tested in-process: tests/unit/test_usecase_fanout.cpp.
 
 TEST_CASE("merge takes dates the matrix left out from the history", "[fanout][cli]") {
     TempDir dir("ps-fanout");

@@ -6,7 +6,6 @@
 #include "adapters/github/github_client.hpp"
 #include "adapters/system/local_files.hpp"
 #include "app/comment.hpp"
-#include "support/demo_args.hpp"
 #include "support/fake_github.hpp"
 #include "support/temp_dir.hpp"
 
@@ -322,51 +321,6 @@ TEST_CASE("investigate on a schedule event: a healthy night with nothing open po
     check_all_valid(gh);
 }
 
-TEST_CASE("investigate on schedule events keeps one sticky issue: opened, updated, recovered",
-          "[github][issue][investigate][demo]") {
-    FakeGitHub gh;
-    REQUIRE_NODE(gh);
-    test::TempDir dir;
-    const auto demo = dir.file("d");
-    REQUIRE(test::run_perfsweep({"demo", "--output-dir", demo}).exit_code == 0);
-    auto pipeline = test::demo_investigate_args(demo);
-    pipeline.insert(pipeline.end(),
-                    {"--output-dir", dir.file("out"), "--comment", "--key", "nightly-mlups"});
-    const auto env = schedule_env(gh, dir);
-    // Night 1: a regression opens the issue (before, a schedule event failed every night).
-    test::write_file(dir.file("github_output"), "");
-    auto r = test::run_perfsweep(pipeline, env);
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    auto all = issues(gh);
-    REQUIRE(all.size() == 1);
-    CHECK(all[0].title == "perfsweep: MLUPS regression");
-    CHECK(all[0].labels == std::vector<std::string>{"perfsweep"});
-    CHECK(all[0].body.find("<!-- perfsweep:nightly-mlups -->") != std::string::npos);
-    CHECK(all[0].body.find("perfsweep-demo/compiler@") != std::string::npos);
-    auto outputs = test::read_file(dir.file("github_output"));
-    CHECK(outputs.find("issue-action=issue-created\n") != std::string::npos);
-    CHECK(outputs.find("comment-url=https://github.example/acme/lbm/issues/1\n") !=
-          std::string::npos);
-    // Night 2: still a regression; the same issue (resumed from the state directory).
-    r = test::run_perfsweep(pipeline, env);
-    REQUIRE(r.exit_code == 0);
-    all = issues(gh);
-    REQUIRE(all.size() == 1);
-    CHECK(count(gh, "POST", "/repos/acme/lbm/issues") == 1);
-    // Night 3: healthy (a flat history): the issue is told, and closed on request.
-    test::write_file(dir.file("h.jsonl"), flat_history(12));
-    r = test::run_perfsweep({"investigate", "--history", dir.file("h.jsonl"), "--test", "true",
-                             "--benchmark", "bench", "--metric", "MLUPS", "--comment", "--key",
-                             "nightly-mlups", "--close-on-recovery", "--output-dir",
-                             dir.file("out3")},
-                            env);
-    INFO(r.err);
-    CHECK(r.exit_code == 0);
-    all = issues(gh);
-    REQUIRE(all.size() == 1);
-    CHECK(all[0].state == "closed");
-    REQUIRE(all[0].comments.size() == 1);
-    CHECK(all[0].comments[0].second.find("**Recovered**") != std::string::npos);
-    check_all_valid(gh);
-}
+// The whole nightly story (opened, updated, recovered and closed over three scheduled runs of
+// investigate) is tested in-process with the in-memory code host:
+// tests/unit/test_usecase_investigate.cpp. The client against the loopback GitHub is tested above.

@@ -151,3 +151,29 @@ TEST_CASE("daily in-process: a sweep killed mid-way resumes without running a fi
     CHECK(fresh.w.runners.log.total_runs() == d.w.runners.log.total_runs() + 7);
     CHECK(whole.sweep.points[regression(whole)->first_after].label == "2024-05-19");
 }
+
+TEST_CASE("daily in-process: a run committed to the state dir but killed before its history "
+          "append reaches the history on resume",
+          "[usecase][daily][resume]") {
+    Daily d;
+    d.o.state_dir = "state/daily";
+    d.o.identity = "stage=daily\nimage=nightly:{date}\n";
+    d.w.runners.run = step_at("2024-05-19");
+    auto& h = d.w.histories.at("history.jsonl");
+    h.kill_at_append = 5; // the fifth run is in the journal, not in the history
+    CHECK_THROWS_WITH(d.run(), Catch::Contains("killed before the append"));
+    REQUIRE(h.records.size() == 4);
+    h.kill_at_append = 0;
+    const auto r = d.run();
+    CHECK(r.resumed_runs == 5);
+    CHECK_THAT(d.w.progress.lines, Catch::VectorContains(std::string(
+                                       "appended 1 committed runs missing from history.jsonl")));
+    // Every run is in the history exactly once.
+    long values = 0;
+    for (const auto& m : h.records)
+        values += static_cast<long>(m.values.size());
+    CHECK(values == d.w.runners.log.total_runs());
+    for (std::size_t i = 0; i < h.records.size(); ++i)
+        for (std::size_t j = i + 1; j < h.records.size(); ++j)
+            CHECK_FALSE(fakes::same_record(h.records[i], h.records[j]));
+}

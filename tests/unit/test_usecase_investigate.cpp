@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <memory>
 #include <string>
 
 using namespace perfsweep;
@@ -29,6 +31,7 @@ struct Pipeline {
 
     explicit Pipeline(util::UnixSeconds culprit_time) {
         culprit = xla.at_time(culprit_time) + 1;
+        xla.remote = "https://github.com/acme/xla.git";
         w.repos.add(xla);
         w.clock.t = static_cast<double>(k_may1 + 16 * 86400 + 3 * 3600); // 2024-05-17 03:00
         w.runners.run = [this](const ports::PointRequest& r, int repeat) {
@@ -136,7 +139,9 @@ TEST_CASE("investigate in-process: detect, daily, hourly and commit stages name 
     CHECK(p.w.runners.log.configs.back().image == "nightly:2024-05-13");
     // report.md and result.json are rendered from the same model; result.json reads back.
     const auto& md = p.w.files.files.at("out/report.md");
-    CHECK_THAT(md, Catch::Contains(p.xla.sha(p.culprit).substr(0, 7)));
+    // The culprit is named as OWNER/NAME from the repo's remote, with its compare link.
+    CHECK_THAT(md, Catch::Contains("culprit: acme/xla@" + p.xla.sha(p.culprit).substr(0, 7)));
+    CHECK_THAT(md, Catch::Contains("https://github.com/acme/xla/compare/"));
     const auto doc = p.w.results.read(p.w.files.files.at("out/result.json"), "out/result.json");
     const auto* back = std::get_if<core::Investigation>(&doc);
     REQUIRE(back);
@@ -177,20 +182,110 @@ TEST_CASE("investigate in-process: an explicit release range is decided by its s
           "[usecase][investigate]") {
     // Between two releases with an empty history: detect has nothing to judge, so the verdict,
     // exit code and outputs follow the range's daily sweep.
-    Pipeline p(k_may1 + 8 * 86400 + 3600); // nightly 2024-05-10 is the first bad one
-    p.w.actions.active = true;
-    auto o = p.options({{"from", "2024-05-01"}, {"to", "2024-05-16"}, {"fail-on-regression", ""}});
-    o.record_date.clear();
-    o.hourly = false;
-    const auto r = app::run_investigate(o, p.w.adapters);
+    auto range = [](util::UnixSeconds culprit_time) {
+        auto p = std::make_unique<Pipeline>(culprit_time);
+        p->w.actions.active = true;
+        auto o =
+            p->options({{"from", "2024-05-01"}, {"to", "2024-05-16"}, {"fail-on-regression", ""}});
+        o.record_date.clear();
+        o.hourly = false;
+        const auto r = app::run_investigate(o, p->w.adapters);
+        return std::make_pair(std::move(p), r);
+    };
+    const auto [p, r] = range(k_may1 + 8 * 86400 + 3600); // nightly 2024-05-10 is the first bad
+    const auto& lines = p->w.progress.lines;
+    CHECK(std::count(lines.begin(), lines.end(),
+                     "detect: inconclusive — no measurement of this benchmark in the history "
+                     "yet") == 1);
+    auto has_line = [](const std::vector<std::string>& ls, const std::string& part) {
+        return std::any_of(ls.begin(), ls.end(),
+                           [&](const std::string& l) { return l.find(part) != std::string::npos; });
+    };
+    CHECK(has_line(lines, "range 2024-05-01 → 2024-05-16: regression"));
     CHECK(r.verdict == "regression");
     CHECK(r.exit_code == 1);
-    CHECK(p.w.actions.outputs.at("verdict") == "regression");
-    CHECK(p.w.actions.outputs.at("last-good") == "2024-05-09");
-    CHECK(p.w.actions.outputs.at("first-bad") == "2024-05-10");
-    CHECK(p.w.files.files.at("out/result.json").rfind("{\n  \"kind\": \"investigate\"", 0) == 0);
-    CHECK_THAT(p.w.actions.summary, Catch::Contains("2024-05-10"));
-    // The sweep's measurements went into the history: the next run has something to detect on.
-    CHECK(!p.w.histories.at("history.jsonl").records.empty());
-    CHECK(p.w.runners.log.total_builds() == 0);
+    CHECK(p->w.actions.outputs.at("verdict") == "regression");
+    CHECK(p->w.actions.outputs.at("last-good") == "2024-05-09");
+    CHECK(p->w.actions.outputs.at("first-bad") == "2024-05-10");
+    CHECK(p->w.files.files.at("out/result.json")
+              .rfind("{\n  \"kind\": \"investigate\",\n  \"format_version\": 2,\n  "
+                     "\"verdict\": \"regression\",",
+                     0) == 0);
+    CHECK_THAT(p->w.files.files.at("out/report.md"),
+               Catch::Contains("between nightly 2024-05-09 and 2024-05-10"));
+    CHECK_THAT(p->w.actions.summary, Catch::Contains("2024-05-10"));
+    // The sweep's measurements went into the history (the next run has something to detect
+    // on); a clear step needs no escalation: no nightly ran more than --repeats times.
+    const auto& stored = p->w.histories.at("history.jsonl").records;
+    CHECK(!stored.empty());
+    for (const auto& [label, n] : p->w.runners.log.runs) {
+        INFO(label);
+        CHECK(n <= 3);
+    }
+    CHECK(p->w.runners.log.total_builds() == 0);
+
+    // The same range without a change: no_regression, exit 0.
+    const auto [q, same] = range(k_may1 + 40 * 86400);
+    CHECK(same.verdict == "no_regression");
+    CHECK(same.exit_code == 0);
+    CHECK(q->w.actions.outputs.at("verdict") == "no_regression");
+    CHECK(has_line(q->w.progress.lines, "no level change between the"));
+
+    // A range backwards is refused with the flags named, before anything runs.
+    Pipeline bad(k_may1);
+    CHECK_THROWS_WITH(
+        app::run_investigate(bad.options({{"from", "2024-05-30"}, {"to", "2024-05-01"}}),
+                             bad.w.adapters),
+        Catch::Contains("--from/--to"));
+    CHECK(bad.w.runners.log.total_runs() == 0);
+}
+
+TEST_CASE("investigate in-process on schedule events keeps one sticky issue: opened, updated, "
+          "recovered",
+          "[usecase][investigate][issue]") {
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    p.record_history("2024-05-15");
+    p.w.actions.active = true;
+    p.w.actions.target.event_name = "schedule";
+    p.w.actions.target.why_none = "a schedule event has no issue or PR";
+    auto o = p.options({{"comment", ""}, {"key", "nightly-mlups"}});
+    REQUIRE(o.comment);
+    CHECK(o.comment->new_issue_title == "perfsweep: MLUPS regression");
+    auto& issues = p.w.code_hosts.data.repos["acme/lbm"];
+    // Night 1: the regression opens the issue.
+    app::run_investigate(o, p.w.adapters);
+    REQUIRE(issues.size() == 2); // the PR of the fixture and the new issue
+    const auto& opened = issues.rbegin()->second;
+    CHECK(opened.issue.title == "perfsweep: MLUPS regression");
+    CHECK(opened.labels == std::vector<std::string>{"perfsweep"});
+    CHECK_THAT(opened.issue.body,
+               Catch::Contains("<!-- perfsweep:nightly-mlups -->") && Catch::Contains("acme/xla@"));
+    CHECK(p.w.actions.outputs.at("issue-action") == "issue-created");
+    CHECK(p.w.actions.outputs.at("comment-url") == opened.issue.url);
+    // Night 2: still the same regression; the same issue, no second one.
+    o.record_date.clear();
+    app::run_investigate(o, p.w.adapters);
+    CHECK(issues.size() == 2);
+    // Night 3: healthy (a flat history): the issue is told, and closed on request.
+    auto& flat = p.w.histories.at("flat.jsonl").records;
+    for (int i = 1; i <= 12; ++i) {
+        core::Measurement m;
+        m.benchmark = "lbm";
+        m.metric = "MLUPS";
+        m.unit = "MLUPS";
+        m.label = "2024-05-" + std::string(i < 10 ? "0" : "") + std::to_string(i);
+        m.values = {577.0 + i % 3};
+        flat.push_back(m);
+    }
+    auto healthy =
+        p.options({{"comment", ""}, {"key", "nightly-mlups"}, {"close-on-recovery", ""}});
+    healthy.history = "flat.jsonl";
+    healthy.record_date.clear();
+    const auto r = app::run_investigate(healthy, p.w.adapters);
+    CHECK(r.verdict == "no_regression");
+    const auto& closed = issues.rbegin()->second;
+    CHECK(issues.size() == 2);
+    CHECK(closed.issue.state == "closed");
+    REQUIRE(closed.comments.size() == 1);
+    CHECK_THAT(closed.comments[0].body, Catch::Contains("**Recovered**"));
 }

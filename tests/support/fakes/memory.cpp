@@ -23,12 +23,16 @@ public:
     MemoryHistory(std::string spec, HistoryData& data) : m_spec(std::move(spec)), m_data(data) {}
     ports::HistoryLoad load() override { return {m_data.records, {}}; }
     void append(const std::vector<core::Measurement>& records) override {
+        if (++m_data.append_calls == m_data.kill_at_append)
+            throw_infra("history " + m_spec + ": killed before the append");
         if (records.empty())
             return;
         m_data.records.insert(m_data.records.end(), records.begin(), records.end());
         ++m_data.appends;
     }
     std::size_t append_missing(const std::vector<core::Measurement>& records) override {
+        if (records.empty())
+            return 0;
         std::vector<const core::Measurement*> stored;
         for (const auto& r : m_data.records)
             stored.push_back(&r);
@@ -43,7 +47,7 @@ public:
             }
             add.push_back(m);
         }
-        append(add);
+        append(add); // counted as one call, like the real stores' one locked write
         return add.size();
     }
     std::string describe() const override { return m_spec; }

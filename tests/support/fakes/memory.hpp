@@ -60,6 +60,10 @@ public:
 struct HistoryData {
     std::vector<core::Measurement> records; ///< in append order
     long appends = 0;                       ///< append / append_missing calls that wrote
+    /// When > 0, the append call with this number (1 = the first) throws "killed" and writes
+    /// nothing: a kill between a stage's state write and its history append.
+    long kill_at_append = 0;
+    long append_calls = 0; ///< every append / append_missing call
 };
 
 /// Opens in-memory histories: the same spec is the same history (as the same file would be).

@@ -49,7 +49,9 @@ public:
         m_head = m_line.sha(m_line.index_of(sha));
         m_owner.checkouts.push_back(m_line.name + "@" + m_head);
     }
-    std::string remote_url(const std::string&) override { return ""; }
+    std::string remote_url(const std::string& remote) override {
+        return remote == "origin" ? m_line.remote : "";
+    }
     void fetch(const std::string& remote, const std::string&) override {
         throw_usage("--repo " + m_line.name + ": no remote '" + remote + "' to fetch");
     }
@@ -79,7 +81,7 @@ std::size_t CommitLine::index_of(const std::string& s) const {
 
 CommitLine make_line(const std::string& name, const std::string& path, util::UnixSeconds start,
                      int count, util::UnixSeconds every) {
-    CommitLine line{name, path, {}};
+    CommitLine line{name, path, {}, ""};
     unsigned seed = 0;
     for (char c : name)
         seed = seed * 31 + static_cast<unsigned char>(c);

@@ -16,6 +16,7 @@ struct CommitLine {
     std::string name;
     std::string path;
     std::vector<core::CommitInfo> commits; ///< oldest first; shas are 40 hex digits
+    std::string remote;                    ///< URL of "origin" ("" = no remote)
     /// The sha of commit `i`.
     const std::string& sha(std::size_t i) const { return commits.at(i).sha; }
     /// Index of the newest commit at or before `t` (commit 0 when none is).

@@ -1,6 +1,7 @@
 #include "support/fakes/scripted_runner.hpp"
 
 #include "core/command_template.hpp"
+#include "core/exit_code.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -74,6 +75,8 @@ private:
             }
             ++m_log.runs[request.label];
             m.log = m_cfg.logs_dir + "/" + request.label + "/run-" + std::to_string(k + 1) + ".log";
+            if (m_owner.logs)
+                m_owner.logs->write_atomic(m.log, r.output);
             if (r.kind == Run::Kind::hang) {
                 m_clock.sleep(m_cfg.timeout_s);
                 m.status = core::Status::timeout;
@@ -83,9 +86,32 @@ private:
                 return m;
             }
             m_clock.sleep(m_owner.seconds_per_run);
-            if (r.kind == Run::Kind::fail) {
+            if (m_cfg.exit_code_mode && r.kind != Run::Kind::fail) { // as ProcessRunner
+                const int code = r.kind == Run::Kind::exit ? r.code : 0;
+                const auto verdict = core::classify_exit_code(code);
+                if (warmup)
+                    continue; // discarded, whatever it said
+                m.exit_codes.push_back(code);
+                if (verdict == core::ExitVerdict::bad && m.failure_log.empty())
+                    m.failure_log = m.log;
+                if (verdict == core::ExitVerdict::good || verdict == core::ExitVerdict::bad) {
+                    m.values.push_back(core::failure_value(verdict));
+                    continue;
+                }
                 m.status = core::Status::failed;
-                m.reason = "run " + std::to_string(k + 1) + ": " + r.reason;
+                m.reason = "run " + std::to_string(k + 1) + ": exit code " + std::to_string(code) +
+                           (verdict == core::ExitVerdict::skip
+                                ? ": the test cannot decide this point, skipped"
+                                : ": 128 and above abort the search");
+                m.values.clear();
+                return m;
+            }
+            if (r.kind == Run::Kind::fail || r.kind == Run::Kind::exit) {
+                m.status = core::Status::failed;
+                m.reason = "run " + std::to_string(k + 1) + ": " +
+                           (r.kind == Run::Kind::exit && r.code == 0
+                                ? "no " + m_cfg.metric + " value in the output"
+                                : r.reason);
                 m.values.clear();
                 return m;
             }

@@ -5,6 +5,7 @@
 // run ends the point and drops its values) and counts everything it was asked to do.
 
 #include "ports/clock.hpp"
+#include "ports/files.hpp"
 #include "ports/runner_config.hpp"
 
 #include <functional>
@@ -17,17 +18,26 @@ namespace perfsweep::fakes {
 
 /// What one run of the benchmark does.
 struct Run {
-    enum class Kind { value, fail, hang, missing } kind = Kind::value;
+    enum class Kind { value, fail, hang, missing, exit } kind = Kind::value;
     double value = 0;   ///< the metric (Kind::value)
     std::string reason; ///< why not (fail, missing)
+    int code = 0;       ///< the exit status (Kind::exit; a value exits 0)
+    std::string output; ///< what the run printed (its log, when the runners have `logs`)
     /// Prints `v`.
-    static Run of(double v) { return {Kind::value, v, ""}; }
+    static Run of(double v) { return {Kind::value, v, "", 0, ""}; }
     /// Exits non-zero (`why` like "exit code 1").
-    static Run failed(std::string why = "exit code 1") { return {Kind::fail, 0, std::move(why)}; }
+    static Run failed(std::string why = "exit code 1") {
+        return {Kind::fail, 0, std::move(why), 0, ""};
+    }
     /// Never ends: the runner's timeout stops it.
-    static Run hang() { return {Kind::hang, 0, ""}; }
+    static Run hang() { return {Kind::hang, 0, "", 0, ""}; }
     /// The image of the point does not exist (not a run: nothing is counted).
-    static Run missing() { return {Kind::missing, 0, "image not found"}; }
+    static Run missing() { return {Kind::missing, 0, "image not found", 0, ""}; }
+    /// Exits with `status` after printing `printed`; in exit-code mode the status is the result
+    /// (git bisect run's contract), else a non-zero status is a failed run.
+    static Run exit(int status, std::string printed = "") {
+        return {Kind::exit, 0, "exit code " + std::to_string(status), status, std::move(printed)};
+    }
 };
 
 /// The benchmark: run number `repeat` ({repeat}) of `request` (label, commits, placeholders).
@@ -57,10 +67,11 @@ public:
     /// factory does.
     std::unique_ptr<ports::BuildingRunner> make(const ports::RunnerConfig& config) override;
 
-    RunScript run;               ///< required before a run
-    BuildScript build;           ///< default: every build succeeds
-    CommandScript command;       ///< default: the command fails ("no probe scripted")
-    double seconds_per_run = 30; ///< how far each run moves the clock
+    RunScript run;                ///< required before a run
+    BuildScript build;            ///< default: every build succeeds
+    CommandScript command;        ///< default: the command fails ("no probe scripted")
+    double seconds_per_run = 30;  ///< how far each run moves the clock
+    ports::Files* logs = nullptr; ///< when set, each run's output is written to its log file
     RunLog log;
 
 private:
