@@ -127,6 +127,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         daily_runners();
         auto d = daily_options(record_date, record_date, "record-" + record_date);
         d.sweep.strategy = core::SweepStrategy::exhaustive;
+        d.rerun = true; // recording measures the nightly, whatever the history holds for it
         record_runs =
             run_daily(d, *runner, probe.get(), files, *a.clock, progress, history.get(), codec)
                 .sweep.runs;

@@ -321,3 +321,41 @@ TEST_CASE("a pair below --min-change/2 is the same only when the noise rules out
     REQUIRE(r.size() == 1);
     CHECK(r[0].repeats == 3);
 }
+
+TEST_CASE("the noise shown around the range decides a short range with one run per date",
+          "[core][sweep][need]") {
+    // A detect window: 4 dates, the ends measured once (from the history), 5 % apart. The
+    // range alone shows no noise, so the ends would get more runs; the history's nights around
+    // it (0.05 % noise, one of them past the change) decide the pair from the start, and the
+    // dates inside are measured once each.
+    auto run = [](bool with_context) {
+        SweepPlan plan(labels(4), SweepOptions{});
+        plan.reuse(0, {1000.4});
+        plan.reuse(3, {950.2});
+        if (with_context)
+            plan.set_noise_context(
+                {{999.5}, {1000.3}, {1000.1}, {999.8}, {1000.6}, {949.9}, {950.4}});
+        std::vector<std::size_t> measured;
+        for (auto reqs = plan.next(); !reqs.empty(); reqs = plan.next())
+            for (const auto& q : reqs) {
+                measured.push_back(q.index);
+                for (int k = 0; k < q.repeats; ++k)
+                    plan.observe(q.index, Status::ok, {q.index < 2 ? 1000.2 : 950.1});
+            }
+        return std::make_pair(measured, plan.result());
+    };
+    const auto [alone, r_alone] = run(false);
+    CHECK(std::count(alone.begin(), alone.end(), 0u) + std::count(alone.begin(), alone.end(), 3u) >
+          0); // without evidence the reused ends are measured again
+    const auto [with, r] = run(true);
+    CHECK(std::count(with.begin(), with.end(), 0u) == 0);
+    CHECK(std::count(with.begin(), with.end(), 3u) == 0);
+    CHECK(std::count(with.begin(), with.end(), 1u) == 1);
+    CHECK(std::count(with.begin(), with.end(), 2u) == 1);
+    REQUIRE(r.boundaries.size() == 1);
+    CHECK(r.boundaries[0].last_before == 1);
+    CHECK(r.boundaries[0].first_after == 2);
+    CHECK(r.boundaries[0].kind == ChangeKind::regression);
+    CHECK(r.runs == 2);
+    CHECK(r_alone.boundaries.size() == 1);
+}
