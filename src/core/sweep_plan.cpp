@@ -445,6 +445,7 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
         if (have < cap)
             add(i, static_cast<int>(std::min(have, cap - have)));
     };
+    std::vector<std::pair<std::size_t, std::size_t>> narrowing; // changed intervals split now
     for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
         const std::size_t a = anchors[k], b = anchors[k + 1];
         if (planned.count(a) || planned.count(b))
@@ -483,9 +484,36 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                     std::fabs(static_cast<double>(best) - mid))
                     best = c;
             add(best, base);
+            narrowing.emplace_back(a, b);
         }
         if (m_options.strategy == SweepStrategy::bisect)
             break; // one boundary only: the first changed interval
+    }
+
+    // 4. Idle workers (parallel GPUs) speculate instead of waiting for the round: inside the
+    //    intervals being narrowed, the longest stretch of untested points between the points known
+    //    or planned gets its middle point, so both sides of the split planned above are measured
+    //    at once (three workers narrow a 7-day gap in one round). One worker never gets here.
+    while (m_options.speculate && !full() && !narrowing.empty()) {
+        std::size_t lo = 0, len = 0; // the longest stretch [lo, lo + len)
+        for (const auto& [a, b] : narrowing)
+            for (std::size_t c = a + 1; c < b;) {
+                if (!untested(c)) {
+                    ++c;
+                    continue;
+                }
+                std::size_t e = c;
+                while (e < b && untested(e))
+                    ++e;
+                if (e - c > len) {
+                    lo = c;
+                    len = e - c;
+                }
+                c = e;
+            }
+        if (len == 0)
+            break;
+        add((lo - 1 + lo + len) / 2, base); // the middle between the stretch's two neighbours
     }
     return out;
 }

@@ -43,7 +43,10 @@ struct SweepOptions {
     double min_change = 0.02; ///< smallest relative change that must be found (e.g. 0.02 = 2 %)
     double alpha = 0.01;      ///< significance level of the two-sample test
     int workers = 1;          ///< points proposed per round (parallel GPUs)
-    long max_runs = 0;        ///< budget of benchmark runs (values asked); 0 = unlimited
+    /// Idle workers of a round measure speculative points inside the interval being narrowed;
+    /// false: only the points the evidence asks for (a fan-out's list of dates to measure next).
+    bool speculate = true;
+    long max_runs = 0; ///< budget of benchmark runs (values asked); 0 = unlimited
     Direction direction = Direction::higher_is_better; ///< decides regression vs improvement
     /// values or pass_fail (exit-code mode; forces lower_is_better: a rising failure rate is
     /// the regression, and levels and relative_change are failure rates and their difference).
