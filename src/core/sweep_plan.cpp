@@ -379,6 +379,8 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
     };
     const std::size_t n = m_points.size();
     const int base = m_options.repeats;
+    // Coverage picks next to a broken date (pos, pick): the window may need another pick.
+    std::vector<std::pair<std::size_t, std::size_t>> fragile;
     auto untested = [&](std::size_t i) {
         return m_points[i].state == PointState::untested && !planned.count(i);
     };
@@ -428,6 +430,11 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                         continue;
                     }
                     add(pick, base);
+                    for (std::size_t c = pick + 1; c <= pos + s && c < n; ++c)
+                        if (m_points[c].state == PointState::broken) {
+                            fragile.emplace_back(pos, pick);
+                            break;
+                        }
                     pos = pick;
                 }
             }
@@ -494,6 +501,19 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
     //    intervals being narrowed, the longest stretch of untested points between the points known
     //    or planned gets its middle point, so both sides of the split planned above are measured
     //    at once (three workers narrow a 7-day gap in one round). One worker never gets here.
+    // Coverage inside a broken stretch would walk it one date per round: idle workers take the
+    // next candidates of such a window at once.
+    for (bool added = true; m_options.speculate && added && !full();) {
+        added = false;
+        for (auto& [pos, pick] : fragile)
+            for (std::size_t c = pick; c-- > pos + 1 && !full();)
+                if (untested(c)) {
+                    add(c, base);
+                    pick = c;
+                    added = true;
+                    break;
+                }
+    }
     while (m_options.speculate && !full() && !narrowing.empty()) {
         std::size_t lo = 0, len = 0; // the longest stretch [lo, lo + len)
         for (const auto& [a, b] : narrowing)

@@ -268,6 +268,19 @@ TEST_CASE("idle workers speculate on both sides of the split being narrowed",
         CHECK(c.invented == 0);
         CHECK(static_cast<double>(wall4) < 0.34 * static_cast<double>(wall1));
     }
+    // 8 broken nightlies around a step: the stride no longer walks the broken stretch one date
+    // per round (it took 8 rounds of 4 workers against 18 runs of one; now 6).
+    auto broken = make("broken_around_step", 60, 0.0004, {{30, 0.95}});
+    broken.broken = {26, 27, 28, 29, 30, 31, 32, 33};
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        long wall1 = 0, wall4 = 0;
+        simulate_sweep(broken, SweepOptions{}, seed, &wall1);
+        const auto r = simulate_sweep(broken, many, seed, &wall4);
+        const auto c = check_sweep(broken, r);
+        CHECK(c.found == c.truth);
+        CHECK(c.invented == 0);
+        CHECK(static_cast<double>(wall4) < 0.34 * static_cast<double>(wall1));
+    }
 }
 
 TEST_CASE("kind follows the metric direction", "[core][sweep]") {
