@@ -93,6 +93,50 @@ bool daily_suite(double noise, int seeds, const core::SweepOptions& options,
     return found_all == truth_all && inv_all == 0 && ratio <= 1.5;
 }
 
+/// Part B: wall time with 4 GPUs against one, in runs (a round lasts as long as its longest
+/// point; the points of a round run in parallel); returns true when the suite's ratio is <= 0.3.
+bool parallel_suite(double noise, int seeds, int gpus) {
+    std::printf("-- %d GPUs vs 1 with the defaults: noise %.2f %% per run, %d seeds; wall = mean "
+                "sweep time in runs (rounds x their longest point), runs = mean benchmark runs\n",
+                gpus, noise * 100, seeds);
+    std::printf("%-20s %4s %5s | %8s %8s | %8s %8s %9s | %5s\n", "range", "days", "truth",
+                "1: runs", "wall", "N: runs", "wall", "wall N/1", "found");
+    double wall1_all = 0, walln_all = 0;
+    int found_all = 0, truth_all = 0, inv_all = 0;
+    for (const auto& s : goal_suite(noise)) {
+        core::SweepOptions one;
+        core::SweepOptions many;
+        many.workers = gpus;
+        double runs1 = 0, wall1 = 0, runsn = 0, walln = 0;
+        int found = 0, truth = 0;
+        for (int seed = 1; seed <= seeds; ++seed) {
+            long w1 = 0, wn = 0;
+            const auto r1 = core::simulate_sweep(s, one, static_cast<std::uint64_t>(seed), &w1);
+            const auto rn = core::simulate_sweep(s, many, static_cast<std::uint64_t>(seed), &wn);
+            runs1 += static_cast<double>(r1.runs) / seeds;
+            wall1 += static_cast<double>(w1) / seeds;
+            runsn += static_cast<double>(rn.runs) / seeds;
+            walln += static_cast<double>(wn) / seeds;
+            const auto c = core::check_sweep(s, rn);
+            found += c.found;
+            truth += c.truth;
+            inv_all += c.invented;
+        }
+        wall1_all += wall1;
+        walln_all += walln;
+        found_all += found;
+        truth_all += truth;
+        std::printf("%-20s %4d %5d | %8.1f %8.1f | %8.1f %8.1f %8.2fx | %2d/%-2d\n", s.name.c_str(),
+                    s.days, truth / seeds, runs1, wall1, runsn, walln, walln / wall1, found, truth);
+    }
+    const double ratio = walln_all / wall1_all;
+    std::printf("%-20s %4s %5s | %8s %8.1f | %8s %8.1f %8.2fx | %d/%d, %d invented  (goal: <= "
+                "0.3)\n\n",
+                "suite", "", "", "", wall1_all, "", walln_all, ratio, found_all, truth_all,
+                inv_all);
+    return ratio <= 0.3 && found_all == truth_all && inv_all == 0;
+}
+
 // ---- Part C: the hourly window the method was made for ----------------------------------------
 
 /// One repo's main line in memory (oldest first); PR merges carry their PR commit as 2nd parent.
@@ -359,6 +403,8 @@ int main(int argc, char** argv) {
     daily_suite(0.005, seeds, before, "before, the scenario suite's noise");
     daily_suite(0.005, seeds, defaults, now + ", the scenario suite's noise");
     std::printf("goals at H200 noise: %s\n\n", quiet ? "met" : "NOT met");
+    const bool parallel = parallel_suite(0.0004, seeds, 4);
+    std::printf("goal 4 GPUs wall <= 0.3 of one: %s\n\n", parallel ? "met" : "NOT met");
     hourly_window(seeds);
     return 0;
 }

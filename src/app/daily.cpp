@@ -71,8 +71,15 @@ core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapte
     out.benchmark = options.benchmark;
     out.direction = options.sweep.direction;
     out.measurements.resize(labels.size());
-    std::string fingerprint; // of this runner, known after the first measurement
+    // This runner's fingerprint: from the runner itself when it knows it before running (then
+    // history points are reused before the first round, so a date the history holds is never
+    // measured again), else from the first measurement.
+    std::string fingerprint;
     bool have_fingerprint = false;
+    if (const auto known = runner.runner_fingerprint(); !known.empty()) {
+        fingerprint = core::fingerprint_key(known);
+        have_fingerprint = true;
+    }
 
     auto observe = [&](const core::Measurement& m, long runs) {
         const auto it = index.find(m.label);
@@ -114,6 +121,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapte
 
     // 2. History reuse (same benchmark, same runner fingerprint, status ok).
     std::vector<core::Measurement> hist;
+    std::vector<core::Measurement> around; // the benchmark's nights outside the range
     if (history && (!options.rerun || !resumed.empty())) {
         auto load = history->load();
         out.warnings = load.warnings;
@@ -130,9 +138,14 @@ core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapte
         const bool want_codes = options.sweep.comparison == core::ComparisonKind::pass_fail;
         for (auto& m : load.records)
             if (m.status == core::Status::ok && !m.values.empty() &&
-                m.benchmark == options.benchmark && index.count(m.label) &&
-                m.exit_codes.empty() != want_codes) // never mix metric and exit-code records
-                hist.push_back(std::move(m));
+                m.benchmark == options.benchmark &&
+                m.exit_codes.empty() != want_codes) { // never mix metric and exit-code records
+                if (index.count(m.label))
+                    hist.push_back(std::move(m));
+                else if (!want_codes && util::parse_date(m.label) &&
+                         (m.stage == core::Stage::daily || m.stage == core::Stage::record))
+                    around.push_back(std::move(m));
+            }
     }
     bool reused = false;
     auto reuse_history = [&] {
@@ -144,6 +157,29 @@ core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapte
         for (const auto& m : hist)
             if (core::fingerprint_key(m.runner) == fingerprint)
                 by_point[index.at(m.label)].push_back(&m);
+        // The noise the history shows around the range (this machine, the nearest nights on each
+        // side) is evidence too: a pair of dates with one run each is decided from the start.
+        std::map<std::string, std::vector<double>> before, after;
+        for (const auto& m : around)
+            if (core::fingerprint_key(m.runner) == fingerprint) {
+                auto& side = m.label < labels.front() ? before : after;
+                auto& v = side[m.label];
+                v.insert(v.end(), m.values.begin(), m.values.end());
+            }
+        constexpr std::size_t k_context_nights = 30; // per side
+        std::vector<std::vector<double>> context;
+        std::size_t skip = before.size() > k_context_nights ? before.size() - k_context_nights : 0;
+        for (auto& night : before)
+            if (skip > 0)
+                --skip;
+            else
+                context.push_back(std::move(night.second));
+        std::size_t taken = 0;
+        for (auto& night : after)
+            if (taken++ < k_context_nights)
+                context.push_back(std::move(night.second));
+        if (!context.empty())
+            plan.set_noise_context(std::move(context));
         long n = 0;
         for (const auto& [i, records] : by_point) {
             if (plan.point(i).state != core::PointState::untested)

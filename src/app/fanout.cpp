@@ -192,6 +192,7 @@ MergeResult merge_points(const std::vector<MergeInput>& inputs, const MergeOptio
     sweep.repeats = static_cast<int>(std::max<std::size_t>(1, max_values));
     sweep.max_repeats = std::max(sweep.max_repeats, sweep.repeats);
     sweep.workers = static_cast<int>(labels.size()); // next(): every useful point at once
+    sweep.speculate = false;                         // ... and nothing the evidence does not ask
     core::SweepPlan plan(labels, sweep);
 
     auto& d = out.daily;

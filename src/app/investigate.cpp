@@ -130,6 +130,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         daily_runners();
         auto d = daily_options(record_date, record_date, "record-" + record_date);
         d.sweep.strategy = core::SweepStrategy::exhaustive;
+        d.rerun = true; // recording measures the nightly, whatever the history holds for it
         record_runs = run_daily(d, a, daily_instruments()).sweep.runs;
     }
 

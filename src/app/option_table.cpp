@@ -1,7 +1,10 @@
 #include "app/option_table.hpp"
 
+#include "app/hourly.hpp"
+#include "core/sweep_plan.hpp"
 #include "util/error.hpp"
 
+#include <sstream>
 #include <string>
 
 namespace perfsweep::app {
@@ -9,6 +12,37 @@ namespace perfsweep::app {
 namespace {
 
 using T = OptionType;
+
+std::string number_text(double x) {
+    std::ostringstream s;
+    s << x;
+    return s.str();
+}
+
+// The planners' defaults as option text: one source (core::SweepOptions for the daily sweep and
+// merge, app::HourlyOptions for the hourly stage), so that the CLI, the action, a config file and
+// the demo run the planner as its tests and benchmarks measured it.
+struct PlannerDefaults {
+    std::string strategy, repeats, max_repeats, min_span, threshold, alpha;
+    std::string hourly_strategy, hourly_repeats, hourly_max_repeats;
+};
+
+const PlannerDefaults& planner_defaults() {
+    static const PlannerDefaults d = [] {
+        const core::SweepOptions s;
+        const HourlyOptions h;
+        return PlannerDefaults{std::string(core::to_string(s.strategy)),
+                               std::to_string(s.repeats),
+                               std::to_string(s.max_repeats),
+                               std::to_string(s.min_span),
+                               number_text(s.min_change),
+                               number_text(s.alpha),
+                               h.strategy,
+                               std::to_string(h.repeats),
+                               std::to_string(h.max_repeats)};
+    }();
+    return d;
+}
 
 // Every option once: name, type, value name, help (, min for integers, nonempty for text).
 std::vector<OptionSpec> make_options() {
@@ -87,7 +121,9 @@ std::vector<OptionSpec> make_options() {
         {"max-repeats", T::integer, "N",
          "Cap when undecided points double their runs (at least --repeats)", 1},
         {"min-span", T::integer, "DAYS",
-         "A change lasting at least this many days is always seen (adaptive)", 1},
+         "Shortest excursion: a level lasting at least this many days is always sampled "
+         "(adaptive)",
+         1},
         {"max-runs", T::integer, "N", "Budget of benchmark runs (0 = none)", 0},
         {"max-builds", T::integer, "N", "Budget of builds (0 = none)", 0},
         {"max-time", T::duration, "DURATION", "Wall-clock budget per stage (e.g. 6h)"},
@@ -120,8 +156,10 @@ std::vector<OptionSpec> make_options() {
         {"to-commit", T::flag, "", "Narrow the hour to the culprit commit"},
         {"hourly-test", T::text, "COMMAND", "Test command for source states (default: --test)", 0,
          true},
-        {"hourly-repeats", T::integer, "N", "Values per source state (0 = as --repeats)", 0},
-        {"hourly-strategy", T::text, "STRATEGY", "Hourly search: adaptive | sequential", 0, true},
+        {"hourly-repeats", T::integer, "N",
+         "Runs at each hourly window end; inner states start with 1 (0 = as --repeats)", 0},
+        {"hourly-strategy", T::text, "STRATEGY", "Hourly search: bisect | adaptive | sequential", 0,
+         true},
         {"outputs", T::text, "DIR|none",
          "A directory per tested source state for the benchmark's own files ({output_dir}, "
          "$PERFSWEEP_OUTPUT_DIR); DIR/last-good and DIR/first-bad link to the final pair",
@@ -242,6 +280,7 @@ std::vector<CommandOption> concat(std::vector<CommandOption> a,
 }
 
 std::vector<CommandSpec> make_commands() {
+    const PlannerDefaults& d = planner_defaults();
     std::vector<CommandSpec> c;
     c.push_back({"record",
                  "append one measurement (values or benchmark output) to a history",
@@ -338,11 +377,11 @@ std::vector<CommandSpec> make_commands() {
                  {"image", "", false},
                  {"runtime", "none"},
                  {"test", "", true},
-                 {"strategy", "adaptive", false, "exhaustive | adaptive | bisect"},
-                 {"repeats", "3"},
-                 {"max-repeats", "12"},
-                 {"min-span", "5"},
-                 {"threshold", "0.02", false, "smaller changes are ignored", {{"min-change"}}},
+                 {"strategy", d.strategy, false, "exhaustive | adaptive | bisect"},
+                 {"repeats", d.repeats, false, "more only where a decision is undecided"},
+                 {"max-repeats", d.max_repeats},
+                 {"min-span", d.min_span},
+                 {"threshold", d.threshold, false, "smaller changes are ignored", {{"min-change"}}},
                  {"state", ""},
                  {"history", "", false,
                   "points are reused from it (same benchmark and runner) and appended to it"},
@@ -383,9 +422,12 @@ std::vector<CommandSpec> make_commands() {
                       "docker/podman: one kept container; slurm: one held allocation (with "
                       "--image one named pyxis container); --jax-toolbox: docker unless given"},
                      {"image", "", false, "the last good environment"},
-                     {"strategy", "adaptive", false, "adaptive (bisection) | sequential"},
-                     {"repeats", "3"},
-                     {"max-repeats", "12", false, "in exit-code mode also for the window ends"},
+                     {"strategy", d.hourly_strategy, false,
+                      "bisect (fewest builds) | adaptive (a stride, then bisection) | sequential"},
+                     {"repeats", d.hourly_repeats, false,
+                      "runs at each window end (they show the noise); inner states start with 1"},
+                     {"max-repeats", d.hourly_max_repeats, false,
+                      "in exit-code mode also for the window ends"},
                      {"env-probe", "default"},
                      {"state", ""},
                      {"max-builds", "0"},
@@ -444,7 +486,7 @@ std::vector<CommandSpec> make_commands() {
          {
              {"history", "", true},
              {"record", ""},
-             {"threshold", "0.02"},
+             {"threshold", d.threshold},
              {"from", "", false, "a date: sweep this range instead of detect's window"},
              {"to", "", false, "a date"},
              {"narrow", "latest"},
@@ -464,10 +506,10 @@ std::vector<CommandSpec> make_commands() {
              {"metric-regex", ""},
              {"unit", ""},
              {"direction", "higher"},
-             {"repeats", "3"},
-             {"max-repeats", "12"},
-             {"strategy", "adaptive", false, "daily: exhaustive | adaptive | bisect"},
-             {"min-span", "5"},
+             {"repeats", d.repeats, false, "daily stage; more only where a decision is undecided"},
+             {"max-repeats", d.max_repeats},
+             {"strategy", d.strategy, false, "daily: exhaustive | adaptive | bisect"},
+             {"min-span", d.min_span},
              {"max-runs", "0", false, "daily stage"},
              {"max-builds", "0", false, "hourly stage"},
              {"max-time", ""},
@@ -482,8 +524,8 @@ std::vector<CommandSpec> make_commands() {
              {"repo", ""},
              {"ref", "origin/main"},
              {"step", "1h"},
-             {"hourly-strategy", "adaptive"},
-             {"hourly-repeats", "0"},
+             {"hourly-strategy", d.hourly_strategy},
+             {"hourly-repeats", d.hourly_repeats},
              {"any-parent", ""},
              {"to-commit", ""},
              {"state", ""},
@@ -541,9 +583,9 @@ std::vector<CommandSpec> make_commands() {
              {"from", "", false, "a date (default: the earliest merged date)"},
              {"to", "", false, "a date (default: the latest merged date)"},
              {"benchmark", "", false, "only its records are merged"},
-             {"alpha", "0.01"},
+             {"alpha", d.alpha},
              {"threshold",
-              "0.02",
+              d.threshold,
               false,
               "the relative change only (a ratio needs the results' direction)",
               {{"min-change"}}},

@@ -89,6 +89,14 @@ void check_image_placeholder(const std::string& command, const std::string& flag
                     "': uses {image}, but no --image is given (name the image, or drop {image})");
 }
 
+// The hourly stage's search: bisect (fewest builds), adaptive or sequential.
+std::string hourly_strategy_of(const OptionValues& v, const std::string& name) {
+    const std::string t = v.text(name);
+    if (t != "bisect" && t != "adaptive" && t != "sequential")
+        throw_usage(v.describe(name) + " '" + t + "': expected bisect, adaptive or sequential");
+    return t;
+}
+
 // --repeats and --max-repeats: an explicit cap below the first repeats is refused; without one the
 // cap rises to the repeats.
 std::pair<int, int> repeats_of(const OptionValues& v) {
@@ -372,10 +380,7 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
     o.step = *v.seconds("step");
     o.plan = v.flag("plan");
     o.any_parent = v.flag("any-parent");
-    o.strategy = v.text("strategy");
-    if (o.strategy != "adaptive" && o.strategy != "sequential")
-        throw_usage(v.describe("strategy") + " '" + o.strategy +
-                    "': expected adaptive or sequential");
+    o.strategy = hourly_strategy_of(v, "strategy");
     std::tie(o.repeats, o.max_repeats) = repeats_of(v);
     o.state_dir = v.text("state");
     o.max_builds = v.integer_int("max-builds");
@@ -506,10 +511,7 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     auto& hourly = o.hourly_options;
     hourly.repos = repos_of(v);
     hourly.step = *v.seconds("step");
-    hourly.strategy = v.text("hourly-strategy");
-    if (hourly.strategy != "adaptive" && hourly.strategy != "sequential")
-        throw_usage(v.describe("hourly-strategy") + " '" + hourly.strategy +
-                    "': expected adaptive or sequential");
+    hourly.strategy = hourly_strategy_of(v, "hourly-strategy");
     const int hourly_repeats = v.integer_int("hourly-repeats");
     hourly.repeats = hourly_repeats > 0 ? hourly_repeats : sweep.repeats;
     if (v.given("max-repeats") && hourly.repeats > sweep.max_repeats)

@@ -90,41 +90,66 @@ SweepPlan::SweepPlan(std::vector<std::string> labels, SweepOptions options) : m_
     }
 }
 
+void SweepPlan::set_noise_context(std::vector<std::vector<double>> series) {
+    m_context.clear();
+    if (m_options.comparison == ComparisonKind::pass_fail)
+        return; // failure indicators: a rate has no run-to-run noise to borrow
+    for (auto& v : series)
+        if (!v.empty())
+            m_context.push_back(std::move(v));
+    update_pool();
+}
+
 void SweepPlan::update_pool() {
-    // Within points: the repeats of each ok point around its mean.
+    // Within points: the repeats of each ok point (and of each context point) around its mean.
     double num = 0;
     double dof = 0;
-    for (const auto& p : m_points) {
-        if (p.state != PointState::ok || p.values.size() < 2)
-            continue;
-        const double m = mean_of(p.values);
+    auto within = [&](const std::vector<double>& values) {
+        if (values.size() < 2)
+            return;
+        const double m = mean_of(values);
         if (m == 0)
-            continue;
-        const double v = var_of(p.values, m) / (m * m);
-        num += v * static_cast<double>(p.values.size() - 1);
-        dof += static_cast<double>(p.values.size() - 1);
-    }
+            return;
+        const double v = var_of(values, m) / (m * m);
+        num += v * static_cast<double>(values.size() - 1);
+        dof += static_cast<double>(values.size() - 1);
+    };
+    for (const auto& p : m_points)
+        if (p.state == PointState::ok)
+            within(p.values);
+    for (const auto& c : m_context)
+        within(c);
     // Between neighbours: the noise the series has already shown, so that one run per point can
     // decide. The relative difference of two neighbouring ok points' means, scaled by
     // sqrt(1/na + 1/nb), has the run-to-run spread when both are on one level; level changes are
     // outliers, so the scale is robust (1.4826 x the median absolute value) and, like a MAD, it
     // is worth ~0.37 degrees of freedom per pair. A change between most neighbours inflates it
     // (more runs, never fewer); it needs k_min_pairs pairs to count at all.
+    // The context (points outside the candidates) is a chain of its own.
     std::vector<double> r;
-    const SweepPoint* prev = nullptr;
-    double prev_mean = 0;
-    for (const auto& p : m_points) {
-        if (p.state != PointState::ok || p.values.empty())
-            continue;
-        const double m = mean_of(p.values);
-        if (prev && prev_mean != 0) {
-            const double scale = std::sqrt(1.0 / static_cast<double>(prev->values.size()) +
-                                           1.0 / static_cast<double>(p.values.size()));
-            r.push_back(std::fabs(m - prev_mean) / std::fabs(prev_mean) / scale);
+    auto chain = [&r](const std::vector<const std::vector<double>*>& series) {
+        const std::vector<double>* prev = nullptr;
+        double prev_mean = 0;
+        for (const auto* values : series) {
+            const double m = mean_of(*values);
+            if (prev && prev_mean != 0) {
+                const double scale = std::sqrt(1.0 / static_cast<double>(prev->size()) +
+                                               1.0 / static_cast<double>(values->size()));
+                r.push_back(std::fabs(m - prev_mean) / std::fabs(prev_mean) / scale);
+            }
+            prev = values;
+            prev_mean = m;
         }
-        prev = &p;
-        prev_mean = m;
-    }
+    };
+    std::vector<const std::vector<double>*> series;
+    for (const auto& p : m_points)
+        if (p.state == PointState::ok && !p.values.empty())
+            series.push_back(&p.values);
+    chain(series);
+    series.clear();
+    for (const auto& c : m_context)
+        series.push_back(&c);
+    chain(series);
     if (r.size() >= k_min_pairs) {
         const double sigma = 1.4826 * median(r);
         const double between_dof = k_mad_efficiency * static_cast<double>(r.size());
@@ -354,6 +379,8 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
     };
     const std::size_t n = m_points.size();
     const int base = m_options.repeats;
+    // Coverage picks next to a broken date (pos, pick): the window may need another pick.
+    std::vector<std::pair<std::size_t, std::size_t>> fragile;
     auto untested = [&](std::size_t i) {
         return m_points[i].state == PointState::untested && !planned.count(i);
     };
@@ -403,6 +430,11 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                         continue;
                     }
                     add(pick, base);
+                    for (std::size_t c = pick + 1; c <= pos + s && c < n; ++c)
+                        if (m_points[c].state == PointState::broken) {
+                            fragile.emplace_back(pos, pick);
+                            break;
+                        }
                     pos = pick;
                 }
             }
@@ -420,6 +452,7 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
         if (have < cap)
             add(i, static_cast<int>(std::min(have, cap - have)));
     };
+    std::vector<std::pair<std::size_t, std::size_t>> narrowing; // changed intervals split now
     for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
         const std::size_t a = anchors[k], b = anchors[k + 1];
         if (planned.count(a) || planned.count(b))
@@ -458,9 +491,49 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                     std::fabs(static_cast<double>(best) - mid))
                     best = c;
             add(best, base);
+            narrowing.emplace_back(a, b);
         }
         if (m_options.strategy == SweepStrategy::bisect)
             break; // one boundary only: the first changed interval
+    }
+
+    // 4. Idle workers (parallel GPUs) speculate instead of waiting for the round: inside the
+    //    intervals being narrowed, the longest stretch of untested points between the points known
+    //    or planned gets its middle point, so both sides of the split planned above are measured
+    //    at once (three workers narrow a 7-day gap in one round). One worker never gets here.
+    // Coverage inside a broken stretch would walk it one date per round: idle workers take the
+    // next candidates of such a window at once.
+    for (bool added = true; m_options.speculate && added && !full();) {
+        added = false;
+        for (auto& [pos, pick] : fragile)
+            for (std::size_t c = pick; c-- > pos + 1 && !full();)
+                if (untested(c)) {
+                    add(c, base);
+                    pick = c;
+                    added = true;
+                    break;
+                }
+    }
+    while (m_options.speculate && !full() && !narrowing.empty()) {
+        std::size_t lo = 0, len = 0; // the longest stretch [lo, lo + len)
+        for (const auto& [a, b] : narrowing)
+            for (std::size_t c = a + 1; c < b;) {
+                if (!untested(c)) {
+                    ++c;
+                    continue;
+                }
+                std::size_t e = c;
+                while (e < b && untested(e))
+                    ++e;
+                if (e - c > len) {
+                    lo = c;
+                    len = e - c;
+                }
+                c = e;
+            }
+        if (len == 0)
+            break;
+        add((lo - 1 + lo + len) / 2, base); // the middle between the stretch's two neighbours
     }
     return out;
 }

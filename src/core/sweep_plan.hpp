@@ -43,7 +43,10 @@ struct SweepOptions {
     double min_change = 0.02; ///< smallest relative change that must be found (e.g. 0.02 = 2 %)
     double alpha = 0.01;      ///< significance level of the two-sample test
     int workers = 1;          ///< points proposed per round (parallel GPUs)
-    long max_runs = 0;        ///< budget of benchmark runs (values asked); 0 = unlimited
+    /// Idle workers of a round measure speculative points inside the interval being narrowed;
+    /// false: only the points the evidence asks for (a fan-out's list of dates to measure next).
+    bool speculate = true;
+    long max_runs = 0; ///< budget of benchmark runs (values asked); 0 = unlimited
     Direction direction = Direction::higher_is_better; ///< decides regression vs improvement
     /// values or pass_fail (exit-code mode; forces lower_is_better: a rising failure rate is
     /// the regression, and levels and relative_change are failure rates and their difference).
@@ -130,6 +133,12 @@ public:
                  const std::string& reason = {}, const std::string& log = {}, long runs = -1);
     /// Values from history for an untested point (not counted as runs). Ignored if not untested.
     void reuse(std::size_t index, const std::vector<double>& values, const std::string& log = {});
+    /// Values of the same benchmark measured outside the candidates on the same machine (the
+    /// history's nights around the range), one entry per point, in order: the noise they show (each
+    /// point's repeats and the differences of neighbouring points) joins the pooled noise, so a
+    /// pair with one run per point can be decided from the first round. Never candidates, never
+    /// compared, not counted as runs; replaces earlier context.
+    void set_noise_context(std::vector<std::vector<double>> series);
     /// True when the run budget stops further proposals.
     bool budget_exhausted() const;
     /// The current knowledge as a result; `stop_reason` is recorded when not complete.
@@ -157,6 +166,7 @@ private:
     double pooled_dof() const;
 
     std::vector<SweepPoint> m_points;
+    std::vector<std::vector<double>> m_context; // noise evidence from outside the candidates
     SweepOptions m_options;
     long m_runs = 0;
     long m_reused = 0;

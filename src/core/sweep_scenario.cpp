@@ -57,8 +57,8 @@ double scenario_value(const SweepScenario& s, int day, std::uint64_t seed, int r
 
 namespace perfsweep::core {
 
-SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options,
-                           std::uint64_t seed) {
+SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
+                           long* wall) {
     std::vector<std::string> labels;
     for (int d = 0; d < s.days; ++d)
         labels.push_back("day" + std::to_string(d));
@@ -69,6 +69,11 @@ SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options,
         const auto reqs = plan.next();
         if (reqs.empty())
             break;
+        int longest = 0;
+        for (const auto& rq : reqs)
+            longest = std::max(longest, rq.repeats);
+        if (wall)
+            *wall += longest;
         for (const auto& rq : reqs) {
             const int day = static_cast<int>(rq.index);
             const bool missing =

@@ -37,8 +37,11 @@ std::vector<int> scenario_true_boundaries(const SweepScenario& s);
 double scenario_value(const SweepScenario& s, int day, std::uint64_t seed, int repeat);
 
 /// Run the planner to completion on `s` with simulated runs (broken/missing days observed as
-/// failed/missing), like `perfsweep daily` does with the real benchmark.
-SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed);
+/// failed/missing), like `perfsweep daily` does with the real benchmark. With `wall`: the sweep's
+/// wall time in runs, as `daily` spends it with options.workers GPUs (each round takes as long as
+/// its point with the most repeats; the points of a round run in parallel).
+SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
+                           long* wall = nullptr);
 
 /// Benchmark runs a bisection over pass/fail needs to find one boundary of `s` (the peer's method:
 /// NVIDIA JAX-Toolbox's container search with a known passing first day): one run per probed day,

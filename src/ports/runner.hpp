@@ -60,6 +60,10 @@ public:
     run_points(const std::vector<PointRequest>& requests) = 0;
     /// How many points can run at once (the GPU pool size, 1 without a pool).
     virtual int workers() const = 0;
+    /// The fingerprint its measurements will carry (`runner`: gpu, driver, ...), known before
+    /// any run so that history points of this machine are reused before the first round; empty
+    /// when only a measurement tells.
+    virtual std::map<std::string, std::string> runner_fingerprint() { return {}; }
 };
 
 /// A build environment for source states (hourly and commit stages): builds the checked-out

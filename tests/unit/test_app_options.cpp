@@ -3,11 +3,13 @@
 
 #include "app/demo/demo.hpp"
 #include "app/help.hpp"
+#include "app/hourly.hpp"
 #include "app/option_table.hpp"
 #include "app/option_values.hpp"
 #include "app/options.hpp"
 #include "app/options_data.hpp"
 #include "core/exit_policy.hpp"
+#include "core/sweep_plan.hpp"
 #include "util/error.hpp"
 #include "util/exit_codes.hpp"
 
@@ -363,8 +365,15 @@ TEST_CASE("investigate: the pipeline's derivation rules live in one place",
     CHECK(o.hourly_runner.test_command == "bench2");
     CHECK(o.hourly_runner.kept_container);
     CHECK(o.hourly_runner.mounts == std::vector<std::string>{"/s/jax:/s/jax", "/s/xla:/s/xla"});
-    CHECK(o.hourly_options.repeats == 4);
+    // --repeats is the daily stage's; the hourly window ends keep their own default (3 runs
+    // show the noise), and --hourly-repeats 0 takes --repeats.
+    CHECK(o.daily.sweep.repeats == 4);
+    CHECK(o.hourly_options.repeats == app::HourlyOptions{}.repeats);
     CHECK(o.hourly_options.max_repeats == 12);
+    auto raw = std::vector<RawOption>{cli1("history", "h.jsonl"), cli1("test", "t"),
+                                      cli1("repeats", "4"), cli1("hourly-repeats", "0")};
+    CHECK(app::resolve_investigate(values_for("investigate", raw), {})
+              .options.hourly_options.repeats == 4);
     CHECK(o.hourly_options.max_time == 6 * 3600);
     CHECK(o.daily.max_time_s == 6 * 3600);
     CHECK(o.hourly_options.step == 3600);
@@ -382,6 +391,61 @@ TEST_CASE("investigate: the pipeline's derivation rules live in one place",
                    app::resolve_investigate(v2, {});
                }),
                Catch::Contains("--github-repo OWNER/NAME"));
+}
+
+TEST_CASE("the planners' defaults are the command line's: daily, merge, investigate, hourly",
+          "[options][defaults]") {
+    const core::SweepOptions planner;
+    const app::HourlyOptions hourly;
+    auto same_sweep = [&](const core::SweepOptions& s) {
+        CHECK(s.strategy == planner.strategy);
+        CHECK(s.repeats == planner.repeats);
+        CHECK(s.max_repeats == planner.max_repeats);
+        CHECK(s.min_span == planner.min_span);
+        CHECK(s.min_change == Approx(planner.min_change));
+        CHECK(s.alpha == Approx(planner.alpha));
+    };
+    // Repeats by need (one run at first) and a week's shortest excursion.
+    CHECK(planner.repeats == 1);
+    CHECK(planner.min_span == 7);
+    same_sweep(
+        app::resolve_daily(values_for("daily", {cli1("from", "2023-08-01"),
+                                                cli1("to", "2023-08-09"), cli1("test", "t")}))
+            .options.sweep);
+    same_sweep(app::resolve_merge(values_for("merge", {cli("inputs", {"r.json"})})).options.sweep);
+    const auto inv = app::resolve_investigate(
+                         values_for("investigate", {cli1("history", "h"), cli1("test", "t")}), {})
+                         .options;
+    same_sweep(inv.daily.sweep);
+    // Hourly: bisect (fewest builds), 3 runs at each window end, from both commands.
+    CHECK(hourly.strategy == "bisect");
+    CHECK(inv.hourly_options.strategy == hourly.strategy);
+    CHECK(inv.hourly_options.repeats == hourly.repeats);
+    CHECK(inv.hourly_options.max_repeats == hourly.max_repeats);
+    const auto h =
+        app::resolve_hourly(
+            values_for("hourly", {cli1("repo", "a=/r"), cli1("build", "b"), cli1("test", "t")}))
+            .options;
+    CHECK(h.strategy == hourly.strategy);
+    CHECK(h.repeats == hourly.repeats);
+    CHECK(h.max_repeats == hourly.max_repeats);
+    // Every hourly strategy the stage runs is accepted by both commands.
+    for (const std::string s : {"bisect", "adaptive", "sequential"}) {
+        CHECK(app::resolve_hourly(values_for("hourly", {cli1("repo", "a=/r"), cli1("build", "b"),
+                                                        cli1("test", "t"), cli1("strategy", s)}))
+                  .options.strategy == s);
+        CHECK(app::resolve_investigate(
+                  values_for("investigate",
+                             {cli1("history", "h"), cli1("test", "t"), cli1("hourly-strategy", s)}),
+                  {})
+                  .options.hourly_options.strategy == s);
+    }
+    CHECK_THAT(usage_error([] {
+                   app::resolve_hourly(
+                       values_for("hourly", {cli1("repo", "a=/r"), cli1("build", "b"),
+                                             cli1("test", "t"), cli1("strategy", "binary")}));
+               }),
+               Catch::Contains("'binary': expected bisect, adaptive or sequential"));
 }
 
 TEST_CASE("the demo resolves its investigation exactly as the command line does",

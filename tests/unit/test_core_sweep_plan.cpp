@@ -234,6 +234,55 @@ TEST_CASE("parallel rounds propose several points and still find everything", "[
     }
 }
 
+TEST_CASE("idle workers speculate on both sides of the split being narrowed",
+          "[core][sweep][parallel]") {
+    // One step in 9 points, both ends measured: one worker bisects (the middle); four workers
+    // also get the middles of both halves (and the longest stretch left), so the step is
+    // narrowed in one or two rounds instead of three.
+    auto plan_for = [](int workers) {
+        SweepOptions o;
+        o.workers = workers;
+        o.strategy = SweepStrategy::bisect;
+        SweepPlan plan(labels(9), o);
+        plan.reuse(0, {1000.1});
+        plan.reuse(8, {900.2});
+        plan.set_noise_context({{999.9}, {1000.2}, {1000.0}, {999.8}, {1000.3}});
+        return plan;
+    };
+    CHECK(plan_for(1).next() == std::vector<SweepRequest>{{4, 1}});
+    auto four = plan_for(4).next();
+    std::sort(four.begin(), four.end(),
+              [](const SweepRequest& a, const SweepRequest& b) { return a.index < b.index; });
+    CHECK(four == std::vector<SweepRequest>{{1, 1}, {2, 1}, {4, 1}, {6, 1}});
+    // On the scenario suite's four steps in 75 days, every boundary is still found, none is
+    // invented, and the wall time in runs falls below a third of one worker's.
+    const auto s = make("four_steps", 75, 0.0004, {{20, 0.9}, {27, 1.0}, {44, 0.98}, {58, 0.91}});
+    SweepOptions many;
+    many.workers = 4;
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        long wall1 = 0, wall4 = 0;
+        simulate_sweep(s, SweepOptions{}, seed, &wall1);
+        const auto r = simulate_sweep(s, many, seed, &wall4);
+        const auto c = check_sweep(s, r);
+        CHECK(c.found == c.truth);
+        CHECK(c.invented == 0);
+        CHECK(static_cast<double>(wall4) < 0.34 * static_cast<double>(wall1));
+    }
+    // 8 broken nightlies around a step: the stride no longer walks the broken stretch one date
+    // per round (it took 8 rounds of 4 workers against 18 runs of one; now 6).
+    auto broken = make("broken_around_step", 60, 0.0004, {{30, 0.95}});
+    broken.broken = {26, 27, 28, 29, 30, 31, 32, 33};
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        long wall1 = 0, wall4 = 0;
+        simulate_sweep(broken, SweepOptions{}, seed, &wall1);
+        const auto r = simulate_sweep(broken, many, seed, &wall4);
+        const auto c = check_sweep(broken, r);
+        CHECK(c.found == c.truth);
+        CHECK(c.invented == 0);
+        CHECK(static_cast<double>(wall4) < 0.34 * static_cast<double>(wall1));
+    }
+}
+
 TEST_CASE("kind follows the metric direction", "[core][sweep]") {
     auto s = make("latency_up", 30, 0.004, {{12, 1.08}});
     s.direction = Direction::lower_is_better; // e.g. seconds: higher is worse
@@ -320,4 +369,42 @@ TEST_CASE("a pair below --min-change/2 is the same only when the noise rules out
     const auto r = noisy.next();
     REQUIRE(r.size() == 1);
     CHECK(r[0].repeats == 3);
+}
+
+TEST_CASE("the noise shown around the range decides a short range with one run per date",
+          "[core][sweep][need]") {
+    // A detect window: 4 dates, the ends measured once (from the history), 5 % apart. The
+    // range alone shows no noise, so the ends would get more runs; the history's nights around
+    // it (0.05 % noise, one of them past the change) decide the pair from the start, and the
+    // dates inside are measured once each.
+    auto run = [](bool with_context) {
+        SweepPlan plan(labels(4), SweepOptions{});
+        plan.reuse(0, {1000.4});
+        plan.reuse(3, {950.2});
+        if (with_context)
+            plan.set_noise_context(
+                {{999.5}, {1000.3}, {1000.1}, {999.8}, {1000.6}, {949.9}, {950.4}});
+        std::vector<std::size_t> measured;
+        for (auto reqs = plan.next(); !reqs.empty(); reqs = plan.next())
+            for (const auto& q : reqs) {
+                measured.push_back(q.index);
+                for (int k = 0; k < q.repeats; ++k)
+                    plan.observe(q.index, Status::ok, {q.index < 2 ? 1000.2 : 950.1});
+            }
+        return std::make_pair(measured, plan.result());
+    };
+    const auto [alone, r_alone] = run(false);
+    CHECK(std::count(alone.begin(), alone.end(), 0u) + std::count(alone.begin(), alone.end(), 3u) >
+          0); // without evidence the reused ends are measured again
+    const auto [with, r] = run(true);
+    CHECK(std::count(with.begin(), with.end(), 0u) == 0);
+    CHECK(std::count(with.begin(), with.end(), 3u) == 0);
+    CHECK(std::count(with.begin(), with.end(), 1u) == 1);
+    CHECK(std::count(with.begin(), with.end(), 2u) == 1);
+    REQUIRE(r.boundaries.size() == 1);
+    CHECK(r.boundaries[0].last_before == 1);
+    CHECK(r.boundaries[0].first_after == 2);
+    CHECK(r.boundaries[0].kind == ChangeKind::regression);
+    CHECK(r.runs == 2);
+    CHECK(r_alone.boundaries.size() == 1);
 }

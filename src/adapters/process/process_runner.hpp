@@ -37,6 +37,8 @@ public:
     int workers() const override;
     /// Run the build command for `request` (in the kept container when there is one).
     ports::StepOutcome build(const ports::PointRequest& request) override;
+    /// This machine's fingerprint (probed once; every measurement carries it).
+    std::map<std::string, std::string> runner_fingerprint() override { return fingerprint(); }
     /// Run the test command once, not as a benchmark run (no metric, no run line, not counted).
     ports::CommandOutcome run_command(const ports::PointRequest& request,
                                       const std::string& name) override;

@@ -41,15 +41,12 @@ OptionValues demo_investigate_values(const ports::DemoWorld& world, const std::s
     v.set("timeout", "60s");
     v.set("env-probe", "none");
     v.set("commits-probe", "cat {image}/manifest.txt");
-    v.set("repeats", "3");
-    v.set("max-repeats", "12");
     v.set("record", "2023-08-24"); // today's nightly
     std::vector<std::string> repos;
     for (const auto& [name, path] : world.repos)
         repos.push_back(name + "=" + path);
     v.set("repo", repos);
     v.set("step", "1h");
-    v.set("hourly-repeats", "3");
     v.set_flag("to-commit");
     v.set("build", exe + " demo-bench build --compiler {path:compiler}");
     v.set("hourly-test", exe + " demo-bench measure --deterministic --framework {path:framework} "

@@ -1,0 +1,243 @@
+// One whole `investigate` in-process (record → detect → daily → hourly → commit) with a counting
+// runner and in-memory source repos, over a real JSON Lines history: every benchmark invocation
+// is counted at the runner, nothing the history or an earlier stage already measured is measured
+// again, and the investigation's spend is what the runner saw.
+#include "adapters/history/jsonl_store.hpp"
+#include "adapters/json/measurement_json.hpp"
+#include "adapters/system/local_files.hpp"
+#include "app/investigate.hpp"
+#include "support/recording_progress.hpp"
+#include "support/temp_dir.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace perfsweep;
+
+namespace {
+
+constexpr int k_days = 10;                 // nightlies 2023-08-01 .. 2023-08-10
+constexpr int k_culprit = 25;              // the xla commit that costs 10 %
+const util::UnixSeconds k_t0 = 1690848000; // 2023-08-01T00:00:00Z
+
+std::string day(int d) {
+    return "2023-08-" + std::string(d < 9 ? "0" : "") + std::to_string(d + 1);
+}
+int commit_of_day(int d) { // nightly d was built from xla commit 4d+3
+    return 4 * d + 3;
+}
+
+/// The xla main line: a commit every 6 hours from 2023-08-01, so nightly d's commit is older
+/// than its date.
+class MemRepo final : public ports::SourceRepo {
+public:
+    MemRepo() {
+        for (int i = 0; i < 4 * k_days + 4; ++i) {
+            core::CommitInfo c;
+            c.sha = sha(i);
+            c.time = k_t0 + i * 6 * 3600;
+            c.subject = "xla change " + std::to_string(i);
+            if (i > 0)
+                c.parents.push_back(sha(i - 1));
+            m_main.push_back(c);
+        }
+    }
+    static std::string sha(int i) {
+        std::string s = std::to_string(1000 + i);
+        return s + std::string(40 - s.size(), 'a');
+    }
+    static int index_of(const std::string& sha) { return std::stoi(sha.substr(0, 4)) - 1000; }
+    const std::string& name() const override { return m_name; }
+    const std::string& path() const override { return m_path; }
+    bool is_shallow() override { return false; }
+    std::string resolve(const std::string&) override { return m_main.back().sha; }
+    std::vector<core::CommitInfo> first_parent_history(const std::string&,
+                                                       util::UnixSeconds since) override {
+        std::vector<core::CommitInfo> out;
+        for (auto it = m_main.rbegin(); it != m_main.rend(); ++it) {
+            out.push_back(*it);
+            if (it->time <= since)
+                break;
+        }
+        return out;
+    }
+    std::vector<core::CommitInfo> reachable(const std::string&) override { return m_main; }
+    core::CommitInfo commit(const std::string& s) override {
+        return m_main.at(static_cast<std::size_t>(index_of(s)));
+    }
+    std::string head() override { return m_head; }
+    void checkout(const std::string& s) override { m_head = s; }
+    std::string remote_url(const std::string&) override { return ""; }
+    void fetch(const std::string&, const std::string&) override {}
+
+private:
+    std::string m_name = "xla", m_path = "/src/xla", m_head;
+    std::vector<core::CommitInfo> m_main;
+};
+
+/// What every runner of the investigation did.
+struct Counts {
+    std::map<std::string, int> runs;   ///< benchmark runs per nightly date or source state
+    std::map<std::string, int> builds; ///< builds per source state
+    long total_runs = 0;
+    long probes = 0; ///< commits probes (not benchmark runs)
+};
+
+const std::map<std::string, std::string> k_machine = {{"gpu", "NVIDIA H200"}, {"driver", "580"}};
+
+/// A runner of the simulated benchmark: 1000 MLUPS, 900 from the culprit commit on, a tiny
+/// deterministic noise; nightlies carry their build's commit (the commits probe prints it).
+class CountingRunner final : public ports::BuildingRunner {
+public:
+    CountingRunner(Counts& c, bool probe) : m_c(c), m_probe(probe) {}
+    std::vector<core::Measurement>
+    run_points(const std::vector<ports::PointRequest>& reqs) override {
+        std::vector<core::Measurement> out;
+        for (const auto& r : reqs) {
+            core::Measurement m;
+            m.metric = "MLUPS";
+            m.label = r.label;
+            m.runner = k_machine;
+            const bool nightly = r.commits.empty();
+            const std::string key = nightly ? r.label : r.commits.at("xla");
+            const int commit = nightly ? commit_of_day(day_index(r.label))
+                                       : MemRepo::index_of(r.commits.at("xla"));
+            for (int k = 0; k < r.repeats; ++k) {
+                const int n = ++m_c.runs[key];
+                ++m_c.total_runs;
+                m.values.push_back((commit >= k_culprit ? 900.0 : 1000.0) *
+                                   (1 + 0.0002 * ((n * 7 + commit * 3) % 5 - 2)));
+            }
+            out.push_back(std::move(m));
+        }
+        return out;
+    }
+    int workers() const override { return 1; }
+    std::map<std::string, std::string> runner_fingerprint() override { return k_machine; }
+    ports::StepOutcome build(const ports::PointRequest& r) override {
+        ++m_c.builds[r.commits.at("xla")];
+        return {true, "", ""};
+    }
+    ports::CommandOutcome run_command(const ports::PointRequest& r, const std::string&) override {
+        REQUIRE(m_probe);
+        ++m_c.probes;
+        ports::CommandOutcome o;
+        o.ok = true;
+        o.output = "xla " + MemRepo::sha(commit_of_day(day_index(r.label))) + "\n";
+        return o;
+    }
+
+private:
+    static int day_index(const std::string& label) {
+        for (int d = 0; d < k_days; ++d)
+            if (day(d) == label)
+                return d;
+        FAIL("not a nightly of the test: " << label);
+        return 0;
+    }
+    Counts& m_c;
+    bool m_probe;
+};
+
+class FixedClock final : public ports::Clock {
+public:
+    double now() override { return static_cast<double>(k_t0 + k_days * 86400); }
+    void sleep(double) override {}
+};
+
+} // namespace
+
+TEST_CASE("investigate measures nothing twice: history dates, the recorded nightly and the "
+          "hourly window ends are reused, and its spend is what the runner ran",
+          "[investigate][spend]") {
+    test::TempDir dir;
+    const std::string history_path = dir.file("history.jsonl");
+    // The nightly job's earlier nights, measured on this machine: days 0-4 and 7-8 (the runner
+    // was offline on days 5 and 6).
+    std::vector<core::Measurement> earlier;
+    for (int d : {0, 1, 2, 3, 4, 7, 8}) {
+        core::Measurement m;
+        m.benchmark = "bench";
+        m.metric = "MLUPS";
+        m.label = day(d);
+        m.stage = core::Stage::daily;
+        m.runner = k_machine;
+        m.commits["xla"] = MemRepo::sha(commit_of_day(d));
+        m.values = {(commit_of_day(d) >= k_culprit ? 900.0 : 1000.0) * (1 + 0.0002 * (d % 3 - 1))};
+        earlier.push_back(m);
+    }
+    adapters::JsonlHistoryStore(history_path).append(earlier);
+
+    Counts counts;
+    adapters::LocalFiles files;
+    FixedClock clock;
+    test::RecordingProgress progress;
+    ports::Adapters a;
+    a.files = &files;
+    a.clock = &clock;
+    a.progress = &progress;
+    a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
+        return std::make_unique<adapters::JsonlHistoryStore>(spec);
+    };
+    a.make_runner = [&](const ports::RunnerConfig& c) -> std::unique_ptr<ports::BuildingRunner> {
+        return std::make_unique<CountingRunner>(counts, c.test_command == "probe");
+    };
+    a.measurement_json = [](const core::Measurement& m) {
+        return adapters::measurement_to_json(m);
+    };
+    a.measurement_from_json = [](const std::string& json, const std::string& where) {
+        return adapters::measurement_from_json(json, where);
+    };
+    a.open_source_repo = [](const std::string&,
+                            const std::string&) -> std::unique_ptr<ports::SourceRepo> {
+        return std::make_unique<MemRepo>();
+    };
+
+    app::InvestigateOptions o; // the planners' defaults
+    o.history = history_path;
+    o.record_date = day(9);
+    o.daily_runner.test_command = "bench";
+    o.daily_runner.benchmark = "bench";
+    o.daily_runner.metric = "MLUPS";
+    o.commits_probe = "probe";
+    o.daily.sweep.min_change = o.threshold;
+    o.hourly_options.repos = {{"xla", "/src/xla", "origin/main"}};
+    o.hourly_options.to_commit = true;
+    o.hourly_runner = o.daily_runner;
+    o.hourly_runner.build_command = "build";
+    o.out_dir = dir.file("out");
+
+    const auto res = app::run_investigate(o, a);
+    INFO(util::join(progress.lines, "\n"));
+    REQUIRE(res.verdict == "regression");
+    REQUIRE(res.outputs.count("culprit"));
+    CHECK(res.outputs.at("culprit") == "xla@" + MemRepo::sha(k_culprit));
+
+    // Nightlies: today's once (the record step, one run at first); the history's never; the two
+    // unmeasured ones once each (10 % apart with 0.02 % noise: one run decides).
+    CHECK(counts.runs[day(9)] == 1);
+    for (int d : {0, 1, 2, 3, 4, 7, 8}) {
+        INFO(day(d));
+        CHECK(counts.runs.count(day(d)) == 0);
+    }
+    CHECK(counts.runs[day(5)] == 1);
+    CHECK(counts.runs[day(6)] == 1);
+    // Source states: each built once; the commit stage measured no state the hourly stage had.
+    for (const auto& [state, n] : counts.builds) {
+        INFO(state);
+        CHECK(n == 1);
+    }
+    // Spend: every run and build counted once, the same as the runner saw.
+    long builds = 0;
+    for (const auto& [state, n] : counts.builds)
+        builds += n;
+    const auto& spend = res.investigation.spend;
+    CHECK(spend.runs == counts.total_runs);
+    CHECK(spend.builds == builds);
+}
