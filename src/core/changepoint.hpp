@@ -9,9 +9,9 @@
 namespace perfsweep::core {
 
 /// Robust noise scale of a series: 1.4826 * median(|y[i+1] - y[i]|) / sqrt(2), which a few level
-/// shifts barely move. When that median is 0 (quantised or noise-free values), the mean of the
-/// smallest 90 % of |differences| scaled the same way, so a handful of real jumps in a noise-free
-/// metric is not mistaken for noise; 0 when even those are all 0.
+/// shifts barely move. When at least 3 of 4 differences are exactly 0, the values are exact (a
+/// noise-free metric whose few jumps are events, not noise): 0. Otherwise, when that median is 0
+/// (quantised values), the mean of the smallest 90 % of |differences| scaled the same way.
 double successive_difference_scale(const std::vector<double>& y);
 
 /// Noise scale of a series from the smallest 80 % of its successive differences (|d|, scaled so

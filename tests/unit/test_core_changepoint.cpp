@@ -96,7 +96,11 @@ TEST_CASE("noise scale from successive differences ignores a few steps", "[core]
         y.push_back((i < 1000 ? 500.0 : 450.0) + noise(gen));
     CHECK(successive_difference_scale(y) == Approx(2.0).epsilon(0.08));
     CHECK(successive_difference_scale({5, 5, 5, 5}) == 0);
-    CHECK(successive_difference_scale({5, 5, 5, 6, 6, 6}) > 0); // quantised values fall back
+    // Quantised noise (most neighbours equal, the rest one quantum apart) falls back to the mean
+    // of the smaller differences; a noise-free metric whose one difference is a step has no noise.
+    CHECK(successive_difference_scale({5, 5, 6, 5, 5, 6, 6, 5, 5, 5}) > 0);
+    CHECK(successive_difference_scale({5, 5, 5, 6, 6, 6}) == 0);
+    CHECK(successive_difference_scale({500, 500, 500, 500, 500, 465, 465, 465}) == 0);
 }
 
 TEST_CASE("short outlier runs are found, levels and steps are not", "[core][changepoint]") {

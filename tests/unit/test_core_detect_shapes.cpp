@@ -157,6 +157,46 @@ TEST_CASE("a noise-free metric +50 % on the last 3 of 9 points is a regression",
     CHECK(r.change_points[0].first_after == "p006");
 }
 
+TEST_CASE("a noise-free step on the last few of a handful of nightlies is a regression",
+          "[core][detect][shapes]") {
+    // 5 nightlies at 500 then 3 at 465 (-7 %), every value identical within a level, as a
+    // deterministic stand-in benchmark prints them: the step is the only non-zero difference and
+    // must not be taken for the noise. Also with identical repeats, with 4-10 nightlies before
+    // and 2-4 after, and lower-is-better.
+    auto series = [](std::size_t before, std::size_t after, int repeats, Direction d) {
+        std::vector<Measurement> s;
+        for (std::size_t i = 0; i < before + after; ++i) {
+            const double v = d == Direction::higher_is_better ? (i < before ? 500.0 : 465.0)
+                                                              : (i < before ? 465.0 : 500.0);
+            s.push_back(point(i, std::vector<double>(static_cast<std::size_t>(repeats), v), d));
+        }
+        return s;
+    };
+    auto r = detect(series(5, 3, 1, Direction::higher_is_better));
+    CHECK(r.verdict == Verdict::regression);
+    REQUIRE(r.change_points.size() == 1);
+    CHECK(r.change_points[0].first_after == "p005");
+    CHECK(r.present_change == Approx(-0.07));
+    for (std::size_t before = 4; before <= 10; ++before)
+        for (std::size_t after = 2; after <= 4; ++after)
+            for (int repeats : {1, 3})
+                for (Direction d : {Direction::higher_is_better, Direction::lower_is_better}) {
+                    INFO(before << " + " << after << " points, " << repeats << " repeat(s), "
+                                << (d == Direction::higher_is_better ? "higher" : "lower"));
+                    const auto got = detect(series(before, after, repeats, d));
+                    CHECK(got.verdict == Verdict::regression);
+                    CHECK(has_change_at(got, "p" + std::string(before < 10 ? "00" : "0") +
+                                                 std::to_string(before)));
+                }
+    // A noise-free dip that came back is recovered, not a regression.
+    std::vector<Measurement> dip;
+    for (std::size_t i = 0; i < 10; ++i)
+        dip.push_back(point(i, {i >= 5 && i < 8 ? 465.0 : 500.0}));
+    const auto d = detect(dip);
+    CHECK(d.verdict == Verdict::no_regression);
+    CHECK(d.change_points.size() == 2);
+}
+
 TEST_CASE("a new nightly job catches a clear drop in its first week", "[core][detect][shapes]") {
     // 6 nightlies, 5 repeats each with 0.04 % run-to-run noise (a GPU kernel); the last 2 are 3 %
     // lower. The repeats' spread and count are the evidence that 3 % is far outside the noise.
