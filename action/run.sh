@@ -29,7 +29,8 @@ mode=${PERFSWEEP_IN_MODE:-investigate}
 # Which inputs each mode accepts. An input that is set but not accepted by the mode is an error
 # (better than silently ignoring it or handing perfsweep an option it will reject).
 declare -A accepts=(
-  [investigate]="config metric metric-regex direction history image test build commits-probe to-commit repos ref gpus runtime
+  [investigate]="config metric metric-regex direction history image test build commits-probe jax-toolbox cherry-picks
+                 to-commit repos ref gpus runtime
                  mounts repeats timeout max-runs from to step state-dir narrow strategy check
                  alert-threshold fail-on-alert comment-on-alert comment-key issue-title
                  issue-labels close-issue-on-recovery record output-dir extra-args"
@@ -42,7 +43,8 @@ declare -A accepts=(
 [ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, setup"
 
 # Every input the action knows, with the env variable that carries it.
-all_inputs=(config metric metric-regex direction history image test build commits-probe to-commit repos ref gpus runtime mounts
+all_inputs=(config metric metric-regex direction history image test build commits-probe jax-toolbox cherry-picks
+            to-commit repos ref gpus runtime mounts
             repeats timeout max-runs from to step state-dir narrow strategy check alert-threshold
             fail-on-alert comment-on-alert comment-key issue-title issue-labels
             close-issue-on-recovery record output-dir label date benchmark-output extra-args)
@@ -117,6 +119,9 @@ v=$REPLY
 get check
 v=$REPLY
 [ -z "$v" ] || [ "$v" = metric ] || [ "$v" = exit-code ] || die "input 'check' is '$v'; expected metric or exit-code"
+get jax-toolbox
+v=$REPLY
+[ -z "$v" ] || [ "$v" = auto ] || [ "$v" = jax ] || [ "$v" = nightly ] || die "input 'jax-toolbox' is '$v'; expected auto, jax or nightly"
 get gpus
 v=$REPLY
 [ -z "$v" ] || [[ "$v" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "input 'gpus' is '$v'; expected a comma-separated list of GPU indices like 0,1,2,3"
@@ -141,6 +146,8 @@ opt image --image
 opt test --test
 opt build --build
 opt commits-probe --commits-probe
+opt jax-toolbox --jax-toolbox
+lines cherry-picks --cherry-pick
 lines repos --repo
 lines mounts --mount
 opt ref --ref

@@ -24,6 +24,18 @@ void string_map(JsonWriter& w, std::string_view key, const std::map<std::string,
     w.end_object();
 }
 
+/// "key": [{...}, ...], each element's fields written by `fields(w, item)`.
+template <class Items, class Fields>
+void objects(JsonWriter& w, std::string_view key, const Items& items, Fields fields) {
+    w.key(key).begin_array();
+    for (const auto& item : items) {
+        w.begin_object();
+        fields(w, item);
+        w.end_object();
+    }
+    w.end_array();
+}
+
 void doubles(JsonWriter& w, std::string_view key, const std::vector<double>& v) {
     w.key(key).begin_array();
     for (double x : v)
@@ -74,32 +86,25 @@ void detect_fields(JsonWriter& w, const core::DetectResult& r) {
         .member("relative_noise", r.relative_noise)
         .member("order", core::to_string(r.order))
         .member("recovered", r.recovered);
-    w.key("change_points").begin_array();
-    for (const auto& c : r.change_points)
-        w.begin_object()
-            .member("last_before", c.last_before)
+    objects(w, "change_points", r.change_points, [](JsonWriter& o, const core::ChangePoint& c) {
+        o.member("last_before", c.last_before)
             .member("first_after", c.first_after)
             .member("old", c.old_level)
             .member("new", c.new_level)
             .member("relative_change", c.relative_change)
             .member("p_value", c.p_value)
-            .member("kind", core::to_string(c.kind))
-            .end_object();
-    w.end_array();
-    w.key("segments").begin_array();
-    for (const auto& s : r.segments)
-        w.begin_object()
-            .member("first", s.first_label)
+            .member("kind", core::to_string(c.kind));
+    });
+    objects(w, "segments", r.segments, [](JsonWriter& o, const core::Segment& s) {
+        o.member("first", s.first_label)
             .member("last", s.last_label)
             .member("points", s.points)
-            .member("level", s.level)
-            .end_object();
-    w.end_array();
+            .member("level", s.level);
+    });
     strings(w, "outliers", r.outliers);
-    w.key("failed").begin_array();
-    for (const auto& f : r.failed)
-        w.begin_object().member("label", f.label).member("reason", f.reason).end_object();
-    w.end_array();
+    objects(w, "failed", r.failed, [](JsonWriter& o, const core::FailedPoint& f) {
+        o.member("label", f.label).member("reason", f.reason);
+    });
 }
 
 void attribution(JsonWriter& w, const core::Attribution& a) {
@@ -110,15 +115,12 @@ void attribution(JsonWriter& w, const core::Attribution& a) {
         .member("environment_known", a.environment_known);
     strings(w, "components", a.components);
     strings(w, "changed_repos", a.changed_repos);
-    w.key("environment_diff").begin_array();
-    for (const auto& c : a.diff)
-        w.begin_object()
-            .member("component", c.component)
+    objects(w, "environment_diff", a.diff, [](JsonWriter& o, const auto& c) {
+        o.member("component", c.component)
             .member("name", core::environment_component_name(c.component))
             .member("before", c.before)
-            .member("after", c.after)
-            .end_object();
-    w.end_array();
+            .member("after", c.after);
+    });
     w.member("summary", core::describe_attribution(a)).end_object();
 }
 
@@ -219,17 +221,13 @@ void daily_fields(JsonWriter& w, const core::DailyResult& r) {
         w.end_object();
     }
     w.end_array();
-    w.key("skipped").begin_array();
-    for (auto i : s.skipped) {
+    objects(w, "skipped", s.skipped, [&](JsonWriter& o, std::size_t i) {
         const auto& p = s.points.at(i);
-        w.begin_object()
-            .member("label", p.label)
+        o.member("label", p.label)
             .member("status", core::to_string(p.status))
             .member("reason", p.reason)
-            .member("log", p.log)
-            .end_object();
-    }
-    w.end_array();
+            .member("log", p.log);
+    });
     w.member("runs", s.runs)
         .member("exhaustive_runs", s.exhaustive_runs)
         .member("resumed_runs", r.resumed_runs)
@@ -239,8 +237,8 @@ void daily_fields(JsonWriter& w, const core::DailyResult& r) {
     strings(w, "warnings", r.warnings);
 }
 
-void state(JsonWriter& w, const core::StateOutcome& s) {
-    w.begin_object().member("time", util::format_iso8601(s.time));
+void state_fields(JsonWriter& w, const core::StateOutcome& s) {
+    w.member("time", util::format_iso8601(s.time));
     string_map(w, "commits", s.commits);
     strings(w, "changed", s.changed);
     w.member("duplicate", s.duplicate).member("status", core::to_string(s.status));
@@ -249,7 +247,6 @@ void state(JsonWriter& w, const core::StateOutcome& s) {
         w.member("reason", s.reason);
     if (!s.log.empty())
         w.member("log", s.log);
-    w.end_object();
 }
 
 void window_end(JsonWriter& w, std::string_view key, const std::optional<core::WindowEnd>& e) {
@@ -276,10 +273,7 @@ void hourly_fields(JsonWriter& w, const core::HourlyResult& r) {
         .member("metric", r.metric)
         .member("unit", r.unit)
         .member("mode", mode_name(r.failure_rates));
-    w.key("states").begin_array();
-    for (const auto& s : r.states)
-        state(w, s);
-    w.end_array();
+    objects(w, "states", r.states, state_fields);
     w.key("window").begin_object();
     window_end(w, "last_good", r.last_good);
     window_end(w, "first_bad", r.first_bad);
@@ -291,21 +285,11 @@ void hourly_fields(JsonWriter& w, const core::HourlyResult& r) {
     w.end_object();
     strings(w, "changed", r.changed_repos);
     w.key("candidates").begin_object();
-    for (const auto& [name, list] : r.candidates) {
-        w.key(name).begin_array();
-        for (const auto& c : list) {
-            w.begin_object();
-            commit_fields(w, c);
-            w.end_object();
-        }
-        w.end_array();
-    }
+    for (const auto& [name, list] : r.candidates)
+        objects(w, name, list, commit_fields);
     w.end_object();
     string_map(w, "compare_urls", r.compare_urls);
-    w.key("commit_steps").begin_array();
-    for (const auto& s : r.commit_steps)
-        state(w, s);
-    w.end_array();
+    objects(w, "commit_steps", r.commit_steps, state_fields);
     if (r.culprit) {
         w.key("culprit").begin_object().member("repo", r.culprit->repo);
         commit_fields(w, r.culprit->commit);
@@ -323,34 +307,18 @@ void investigation_fields(JsonWriter& w, const core::Investigation& inv) {
     w.key("detect").begin_object();
     detect_fields(w, inv.detect);
     w.end_object();
-    w.key("daily").begin_array();
-    for (const auto& d : inv.daily) {
-        w.begin_object();
-        daily_fields(w, d);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("hourly").begin_array();
-    for (const auto& h : inv.hourly) {
-        w.begin_object();
-        hourly_fields(w, h);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("regressions").begin_array();
-    for (const auto& r : inv.regressions) {
-        w.begin_object()
-            .member("daily", r.daily)
+    objects(w, "daily", inv.daily, daily_fields);
+    objects(w, "hourly", inv.hourly, hourly_fields);
+    objects(w, "regressions", inv.regressions, [](JsonWriter& o, const auto& r) {
+        o.member("daily", r.daily)
             .member("last_good", r.last_good)
             .member("first_bad", r.first_bad)
             .key("hourly");
         if (r.hourly)
-            w.value(*r.hourly);
+            o.value(*r.hourly);
         else
-            w.null();
-        w.end_object();
-    }
-    w.end_array();
+            o.null();
+    });
     w.member("runs", inv.spend.runs)
         .member("builds", inv.spend.builds)
         .member("elapsed_s", inv.spend.seconds);
