@@ -279,7 +279,9 @@ std::vector<CommandSpec> make_commands() {
                      {"benchmark", "", false, "recorded with every value"},
                      {"metric", "", false, "required for csv; grep infers it from the first line"},
                      {"unit", ""},
-                     {"direction", "higher"},
+                     {"direction", "", false,
+                      "default: github-action-benchmark's tool, else the unit (times and sizes "
+                      "lower), else higher"},
                      {"json", ""},
                  }});
     c.push_back(

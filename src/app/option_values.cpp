@@ -238,6 +238,14 @@ double OptionValues::threshold(std::string_view name, core::Direction direction)
     return relative_threshold(threshold(name), direction);
 }
 
+core::Direction OptionValues::direction(std::string_view name) const {
+    const std::string t = text(name);
+    const auto d = core::parse_direction(t);
+    if (!d)
+        refuse(name, t, "higher or lower");
+    return *d;
+}
+
 std::optional<std::int64_t> OptionValues::seconds(std::string_view name) const {
     const std::string t = text(name);
     if (t.empty() && !given(name))

@@ -73,6 +73,8 @@ public:
     Threshold threshold(std::string_view name) const;
     /// A threshold option's value as the relative change it means for `direction`.
     double threshold(std::string_view name, core::Direction direction) const;
+    /// A direction option's value (higher or lower; also higher_is_better, lower_is_better).
+    core::Direction direction(std::string_view name) const;
     /// A duration option's value in seconds; nullopt when it is neither given nor defaulted.
     std::optional<std::int64_t> seconds(std::string_view name) const;
 

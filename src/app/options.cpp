@@ -18,14 +18,6 @@ bool takes(const OptionValues& v, std::string_view name) {
     return find_command_option(v.command(), name) != nullptr;
 }
 
-core::Direction direction_of(const OptionValues& v) {
-    const std::string t = v.text("direction");
-    const auto d = core::parse_direction(t);
-    if (!d)
-        throw_usage(v.describe("direction") + " '" + t + "': expected higher or lower");
-    return *d;
-}
-
 bool exit_code_mode_of(const OptionValues& v) {
     const std::string t = v.text("check");
     const auto m = core::parse_run_mode(t);
@@ -230,7 +222,7 @@ ports::RunnerConfig resolve_runner(const OptionValues& v) {
     text("unit", cfg.unit);
     text("benchmark", cfg.benchmark);
     if (takes(v, "direction"))
-        cfg.direction = direction_of(v);
+        cfg.direction = v.direction("direction");
     text("logs", cfg.logs_dir);
     list("mount", cfg.mounts);
     text("env-probe", cfg.env_probe);

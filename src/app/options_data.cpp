@@ -7,14 +7,6 @@ namespace perfsweep::app {
 
 namespace {
 
-core::Direction direction_of(const OptionValues& v) {
-    const std::string t = v.text("direction");
-    const auto d = core::parse_direction(t);
-    if (!d)
-        throw_usage(v.describe("direction") + " '" + t + "': expected higher or lower");
-    return *d;
-}
-
 std::optional<core::ImportFormat> format_of(const OptionValues& v) {
     if (!v.given("format"))
         return std::nullopt;
@@ -45,7 +37,7 @@ RecordCommand resolve_record(const OptionValues& v) {
     r.base.benchmark = v.text("benchmark");
     r.base.metric = v.text("metric");
     r.base.unit = v.text("unit");
-    r.base.direction = direction_of(v);
+    r.base.direction = v.direction("direction");
     r.values = v.list("value");
     r.output_file = v.text("benchmark-output");
     r.metric_regex = v.text("metric-regex");
@@ -80,7 +72,8 @@ ImportCommand resolve_import(const OptionValues& v) {
     r.defaults.benchmark = v.text("benchmark");
     r.defaults.metric = v.text("metric");
     r.defaults.unit = v.text("unit");
-    r.defaults.direction = direction_of(v);
+    if (v.given("direction")) // else the tool or the unit decides, per record
+        r.defaults.direction = v.direction("direction");
     c.json = v.flag("json");
     return c;
 }
@@ -95,7 +88,7 @@ DetectCommand resolve_detect(const OptionValues& v) {
     r.metric = v.text("metric");
     r.unit = v.text("unit");
     if (v.given("direction"))
-        r.direction = direction_of(v);
+        r.direction = v.direction("direction");
     r.threshold = v.threshold("threshold"); // made relative with the series' direction
     r.options.threshold = relative_threshold(*r.threshold, core::Direction::higher_is_better);
     r.empty_history_inconclusive = true;

@@ -1,7 +1,7 @@
 #pragma once
 // JSON rendering of the result model (pure): the documents `detect|daily|hourly --json`,
 // investigate's result.json and `report --format json` print. Every document carries "kind" and
-// "format_version"; docs/reports-and-github.md lists the fields of each kind.
+// "format_version"; docs/json.md lists the fields of each kind (checked by a test).
 
 #include "core/report_model.hpp"
 

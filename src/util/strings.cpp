@@ -49,12 +49,21 @@ std::string to_lower(std::string_view s) {
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
     if (from.empty())
         return s;
-    size_t pos = 0;
-    while ((pos = s.find(from, pos)) != std::string::npos) {
-        s.replace(pos, from.size(), to);
-        pos += to.size();
+    // Built into a new string in one pass: replacing in place moves the tail once per match,
+    // quadratic on server text that echoes a secret 100,000 times (3 MB: 8 s, 65 s under ASan).
+    size_t pos = s.find(from);
+    if (pos == std::string::npos)
+        return s;
+    std::string out;
+    out.reserve(s.size());
+    size_t done = 0;
+    for (; pos != std::string::npos; pos = s.find(from, done)) {
+        out.append(s, done, pos - done);
+        out.append(to);
+        done = pos + from.size();
     }
-    return s;
+    out.append(s, done, std::string::npos);
+    return out;
 }
 
 std::optional<double> parse_double(std::string_view s) {

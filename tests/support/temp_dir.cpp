@@ -2,7 +2,7 @@
 
 #include "main.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(PERFSWEEP_TEST_ASAN_RUNTIME)
 #include <sanitizer/lsan_interface.h>
 #endif
 
@@ -196,7 +196,7 @@ bool perfsweep_runs_exec() {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(PERFSWEEP_TEST_ASAN_RUNTIME)
     // What exit() of the real binary does under ASan: a leak check, exit status 23 on a leak
     // (LeakSanitizer's default). Opt-in (PERFSWEEP_TEST_CHILD_LEAK_CHECK=1) until it has been run
     // against the whole suite: the child also holds the test process's heap. Leaks stay checked

@@ -426,6 +426,18 @@ TEST_CASE("detect: a missing or empty history is inconclusive, exit 4", "[option
     CHECK(core::exit_code_for(core::Verdict::inconclusive) == exit_inconclusive);
 }
 
+TEST_CASE("import: without --direction the tool or the unit decides per record",
+          "[options][import]") {
+    const auto plain = app::resolve_import(
+        values_for("import", {cli("inputs", {"t.csv"}), cli1("history", "h.jsonl")}));
+    CHECK_FALSE(plain.request.defaults.direction.has_value());
+    const auto lower = app::resolve_import(
+        values_for("import", {cli("inputs", {"t.csv"}), cli1("history", "h.jsonl"),
+                              cli1("direction", "lower")}));
+    REQUIRE(lower.request.defaults.direction.has_value());
+    CHECK(*lower.request.defaults.direction == core::Direction::lower_is_better);
+}
+
 TEST_CASE("one exit-code policy: daily and merge exit 4 for an unfinished sweep",
           "[options][exit]") {
     core::DailyResult r;

@@ -44,3 +44,22 @@ TEST_CASE("numbers and ANSI stripping", "[util][strings]") {
     CHECK_FALSE(parse_double("12abc"));
     CHECK(strip_ansi("\x1b[32mMLUPS:\x1b[0m 577.3") == "MLUPS: 577.3");
 }
+
+TEST_CASE("replace_all replaces every match left to right, never inside a replacement",
+          "[util][strings]") {
+    CHECK(replace_all("", "a", "b") == "");
+    CHECK(replace_all("abc", "", "x") == "abc");
+    CHECK(replace_all("abc", "z", "x") == "abc");
+    CHECK(replace_all("aaa", "a", "aa") == "aaaaaa"); // the replacement is not searched again
+    CHECK(replace_all("aaaa", "aa", "b") == "bb");    // matches do not overlap
+    CHECK(replace_all("xSECRETySECRETSECRET", "SECRET", "***") == "x***y******");
+    CHECK(replace_all("SECRET", "SECRET", "") == "");
+    // Many matches (the shape of server text that echoes a token 100,000 times).
+    std::string many;
+    for (int i = 0; i < 100000; ++i)
+        many += "Bearer tok ";
+    const auto out = replace_all(many, "tok", "***");
+    CHECK(out.size() == many.size());
+    CHECK(out.find("tok") == std::string::npos);
+    CHECK(out.substr(0, 22) == "Bearer *** Bearer *** ");
+}
