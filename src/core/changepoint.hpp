@@ -27,6 +27,12 @@ double trimmed_difference_scale(const std::vector<double>& y);
 /// whole scale. Empty input gives an empty result.
 std::vector<double> local_difference_scales(const std::vector<double>& y, std::size_t window);
 
+/// local_difference_scales with windows that stop at `cuts` (ascending first points of levels, as
+/// fit_steps returns them, optionally with 0 and y.size()): a point's windows lie inside its own
+/// level. A point with no side of enough differences there gets 0 (unknown).
+std::vector<double> local_difference_scales(const std::vector<double>& y, std::size_t window,
+                                            const std::vector<std::size_t>& cuts);
+
 /// How find_outlier_runs tells outliers from levels.
 struct OutlierRunOptions {
     double k = 4.0;             ///< a run starts at a point more than k noise scales off both sides

@@ -264,21 +264,25 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
         zf.push_back(z[i]);
     }
     const std::size_t nf = yf.size();
-    const std::vector<double> sigma = point_scales(zf); // outliers no longer inflate the scale
+    std::vector<double> sigma = point_scales(zf); // outliers no longer inflate the scale
     r.relative_noise =
         log_scale ? median(sigma) : (centre != 0 ? median(sigma) / std::fabs(centre) : 0);
     r.noise = log_scale ? median(sigma) * std::fabs(centre) : median(sigma);
 
     // Step fit: each point weighted by its own noise scale.
-    std::vector<double> w(nf);
-    for (std::size_t i = 0; i < nf; ++i)
-        w[i] = 1.0 / (sigma[i] * sigma[i]);
     const double penalty =
         options.penalty_factor * std::log(static_cast<double>(std::max<std::size_t>(nf, 2)));
-    std::vector<std::size_t> bounds{0};
-    for (std::size_t s : fit_steps_weighted(zf, w, penalty, 2))
-        bounds.push_back(s);
-    bounds.push_back(nf);
+    std::vector<std::size_t> bounds;
+    auto fit = [&] {
+        std::vector<double> w(nf);
+        for (std::size_t i = 0; i < nf; ++i)
+            w[i] = 1.0 / (sigma[i] * sigma[i]);
+        bounds.assign(1, 0);
+        for (std::size_t s : fit_steps_weighted(zf, w, penalty, 2))
+            bounds.push_back(s);
+        bounds.push_back(nf);
+    };
+    fit();
 
     // Significance: drop the weakest change point until every one left has p < alpha, by a
     // two-sample test of the adjacent segments' levels with their points' own noise scales.
@@ -332,17 +336,45 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
         const bool two = bounds[j] - bounds[j - 1] == 2 || bounds[j + 1] - bounds[j] == 2;
         return p_at(j) / (two ? options.alpha / 10 : options.alpha);
     };
-    while (bounds.size() > 2) {
-        std::size_t worst = 0;
-        double worst_p = 1;
-        for (std::size_t j = 1; j + 1 < bounds.size(); ++j)
-            if (const double q = weakness(j); q >= worst_p) {
-                worst = j;
-                worst_p = q;
-            }
-        if (worst == 0)
-            break;
-        bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(worst));
+    auto prune = [&] {
+        while (bounds.size() > 2) {
+            std::size_t worst = 0;
+            double worst_p = 1;
+            for (std::size_t j = 1; j + 1 < bounds.size(); ++j)
+                if (const double q = weakness(j); q >= worst_p) {
+                    worst = j;
+                    worst_p = q;
+                }
+            if (worst == 0)
+                break;
+            bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(worst));
+        }
+    };
+    prune();
+    // Noise is a property of a level, not of its neighbours': once significant change points are
+    // known, each point's local scale is taken again from windows that stop at them (a quiet
+    // level right after a noisy stretch is judged by its own scatter, not the stretch's), then
+    // fitted and tested again. A point with no side of enough differences inside its level keeps
+    // its first scale.
+    if (bounds.size() > 2 && !repeats_agree) {
+        const std::vector<double> within_levels =
+            local_difference_scales(zf, options.noise_window, bounds);
+        const double global = successive_difference_scale(zf);
+        bool changed = false;
+        for (std::size_t i = 0; i < nf; ++i) {
+            double x = within_levels[i];
+            if (!(x > 0))
+                continue;
+            if (x <= options.noise_band * global && options.noise_band * x >= global)
+                x = global;
+            x = std::max({x, within, floor});
+            changed = changed || x != sigma[i];
+            sigma[i] = x;
+        }
+        if (changed) {
+            fit();
+            prune();
+        }
     }
 
     // Size: a change point is reported when the levels just before and after it differ by at

@@ -262,3 +262,26 @@ TEST_CASE("H200 pipeline runs: 3 good nights and 2 with a host sync, 3 repeats e
         CHECK(r.present_change > -0.05);
     }
 }
+
+TEST_CASE("a small step just after a large one is judged by its own level's noise",
+          "[core][detect][shapes]") {
+    // As risc0's fib/100/proof: a noisy stretch (2 %), a -44 % step, 4 quiet points (0.3 %),
+    // then +2.7 % for 20 points. The scale of the 4 points used to come from windows reaching
+    // back into the noisy stretch, so the +2.7 % step was ~1.3 scales and not found.
+    std::vector<double> levels, rel;
+    for (int i = 0; i < 11; ++i) {
+        levels.push_back(100);
+        rel.push_back(0.02);
+    }
+    for (int i = 0; i < 24; ++i) {
+        levels.push_back(i < 4 ? 56.0 : 57.5);
+        rel.push_back(0.003);
+    }
+    int found = 0;
+    for (std::uint64_t seed = 40; seed < 60; ++seed) {
+        auto r = detect(noisy(levels, rel, seed));
+        for (const auto& c : r.change_points)
+            found += c.index >= 14 && c.index <= 16;
+    }
+    CHECK(found >= 18);
+}
