@@ -187,6 +187,8 @@ std::vector<bool> find_outlier_runs(const std::vector<double>& y, const std::vec
                     continue;
                 if (len >= 2 && b == n)
                     continue; // the newest points may be a new level
+                if (len >= 2 && a == 0 && n - b < o.context)
+                    continue; // the oldest points of a short series: nothing says they are odd
                 for (std::size_t j = a; j < b; ++j)
                     out[j] = true;
                 changed = true;

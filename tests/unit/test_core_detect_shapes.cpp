@@ -285,3 +285,14 @@ TEST_CASE("a small step just after a large one is judged by its own level's nois
     }
     CHECK(found >= 18);
 }
+
+TEST_CASE("4 nightlies with the last 2 lower: the first 2 are a level and not outliers",
+          "[core][detect][shapes]") {
+    // A new nightly job's first 4 nights, 3 repeats each at 0.1 %, -2.7 % from night 3.
+    const auto levels = runs({{2, 5505.0}, {2, 5355.0}});
+    int reg = 0;
+    for (std::uint64_t seed = 70; seed < 90; ++seed)
+        reg += detect(noisy(levels, same(levels.size(), 0.001), seed, 3)).verdict ==
+               Verdict::regression;
+    CHECK(reg >= 18);
+}
