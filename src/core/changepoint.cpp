@@ -82,6 +82,34 @@ std::vector<double> local_difference_scales(const std::vector<double>& y, std::s
     return out;
 }
 
+std::vector<double> local_difference_scales(const std::vector<double>& y, std::size_t window,
+                                            const std::vector<std::size_t>& cuts) {
+    const std::size_t n = y.size();
+    std::vector<double> out(n, 0);
+    window = std::max<std::size_t>(window, 2);
+    const std::size_t enough = std::max<std::size_t>(3, window / 2);
+    auto scale = [&](std::size_t lo, std::size_t hi) { // points [lo, hi)
+        return successive_difference_scale(
+            std::vector<double>(y.begin() + static_cast<std::ptrdiff_t>(lo),
+                                y.begin() + static_cast<std::ptrdiff_t>(hi)));
+    };
+    std::size_t c = 0; // cuts[c] is the first cut after the current level's start
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        while (c < cuts.size() && cuts[c] <= i) {
+            start = std::max(start, cuts[c]);
+            ++c;
+        }
+        const std::size_t end = c < cuts.size() ? std::min(cuts[c], n) : n; // level [start, end)
+        const std::size_t lo = std::max(start, i > window ? i - window : 0);
+        const std::size_t hi = std::min(end, i + window + 1);
+        const bool left = i - lo >= enough, right = hi - i - 1 >= enough;
+        if (left || right)
+            out[i] = std::max(left ? scale(lo, i + 1) : 0.0, right ? scale(i, hi) : 0.0);
+    }
+    return out;
+}
+
 std::vector<bool> find_outlier_runs(const std::vector<double>& y, const std::vector<double>& sigma,
                                     const OutlierRunOptions& o) {
     const std::size_t n = y.size();
@@ -159,6 +187,8 @@ std::vector<bool> find_outlier_runs(const std::vector<double>& y, const std::vec
                     continue;
                 if (len >= 2 && b == n)
                     continue; // the newest points may be a new level
+                if (len >= 2 && a == 0 && n - b < o.context)
+                    continue; // the oldest points of a short series: nothing says they are odd
                 for (std::size_t j = a; j < b; ++j)
                     out[j] = true;
                 changed = true;

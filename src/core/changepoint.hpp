@@ -27,6 +27,12 @@ double trimmed_difference_scale(const std::vector<double>& y);
 /// whole scale. Empty input gives an empty result.
 std::vector<double> local_difference_scales(const std::vector<double>& y, std::size_t window);
 
+/// local_difference_scales with windows that stop at `cuts` (ascending first points of levels, as
+/// fit_steps returns them, optionally with 0 and y.size()): a point's windows lie inside its own
+/// level. A point with no side of enough differences there gets 0 (unknown).
+std::vector<double> local_difference_scales(const std::vector<double>& y, std::size_t window,
+                                            const std::vector<std::size_t>& cuts);
+
 /// How find_outlier_runs tells outliers from levels.
 struct OutlierRunOptions {
     double k = 4.0;             ///< a run starts at a point more than k noise scales off both sides
@@ -42,9 +48,10 @@ struct OutlierRunOptions {
 /// of the `context` points on each side, in the same direction on both sides (one side at the ends
 /// of the series). Such a run is noise, not a level: a good point between two outliers stays good,
 /// and nothing is invented in its place. Runs of 3 or more points are levels; so is a short run
-/// beyond `level_k` everywhere (no plausible noise puts two adjacent points there), and a 2-point
-/// run at the end of the series (the newest points may be a new level). A run between two
-/// different levels is part of a step, not an outlier. Returns one flag per point.
+/// beyond `level_k` everywhere (no plausible noise puts two adjacent points there), a 2-point
+/// run at the end of the series (the newest points may be a new level), and one at the start with
+/// fewer than `context` points after it (nothing established says which side is odd). A run between
+/// two different levels is part of a step, not an outlier. Returns one flag per point.
 std::vector<bool> find_outlier_runs(const std::vector<double>& y, const std::vector<double>& sigma,
                                     const OutlierRunOptions& options = {});
 

@@ -104,6 +104,16 @@ double slice_mean(const std::vector<double>& y, std::size_t b, std::size_t e) {
     return s / static_cast<double>(e - b);
 }
 
+/// Consistency factor of the (1.4826-scaled) MAD for n values (Croux and Rousseeuw, 1992): the
+/// MAD of a few repeats is biased low (of 3 normal values by a factor 1.5: one deviation is 0),
+/// which made 3 repeats look quieter than the nights around them and threw their evidence away.
+double mad_small_sample_factor(std::size_t n) {
+    static constexpr double b[] = {1.196, 1.495, 1.363, 1.206, 1.200, 1.140, 1.129, 1.107};
+    if (n >= 2 && n <= 9)
+        return b[n - 2];
+    return n > 9 ? static_cast<double>(n) / (static_cast<double>(n) - 0.8) : 1.0;
+}
+
 double relative(double from, double to) {
     const double base = std::fabs(from);
     if (base == 0)
@@ -147,10 +157,11 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
     r.order = order_points(points, &r.order_note);
 
     std::vector<std::string> labels;
-    std::vector<double> y;     // point medians
-    std::vector<double> se;    // standard error of a point's median from its repeats (unit)
-    std::vector<double> se_at; // ... and that point's median
-    double within_dof = 0;     // degrees of freedom those repeats give
+    std::vector<double> y;        // point medians
+    std::vector<double> se;       // standard error of a point's median from its repeats (unit)
+    std::vector<double> se_at;    // ... and that point's median
+    double within_dof = 0;        // degrees of freedom those repeats give
+    std::vector<double> unbiased; // se with the MAD's small-sample correction (see below)
     for (auto& p : points) {
         if (p.values.empty()) {
             r.failed.push_back({p.label, p.failure});
@@ -162,6 +173,7 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
             const Summary s = summarize(p.values);
             const double spread = s.mad > 0 ? s.mad : s.stddev;
             se.push_back(1.2533 * spread / std::sqrt(static_cast<double>(s.n)));
+            unbiased.push_back(se.back() * (s.mad > 0 ? mad_small_sample_factor(s.n) : 1.0));
             se_at.push_back(y.back());
             within_dof += static_cast<double>(s.n - 1);
         }
@@ -183,8 +195,10 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
     if (log_scale) {
         for (double& v : z)
             v = std::log(v);
-        for (std::size_t j = 0; j < se.size(); ++j)
-            se[j] /= se_at[j]; // relative, like differences of logs
+        for (std::size_t j = 0; j < se.size(); ++j) { // relative, like differences of logs
+            se[j] /= se_at[j];
+            unbiased[j] /= se_at[j];
+        }
     }
     // Noise of one point, per point: the day-to-day scatter around it (successive differences
     // within +-noise_window points, so a noisier stretch gets a larger scale than a quiet one),
@@ -204,8 +218,20 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
     // nights one step is a fifth of the differences, and the trimmed mean alone counts it as
     // scatter.)
     const double scatter = std::min(trimmed_difference_scale(z), successive_difference_scale(z));
+    // The agreement test compares two estimates of one noise, so the repeats' side is corrected
+    // for the MAD's small-sample bias (of 3 repeats it is 1.5 too small, which made 3 quiet
+    // repeats "disagree" with 3 nights and threw their evidence away); the scale itself keeps the
+    // plain MAD (with the correction, noisy few-repeat histories lost real shifts: bench_detect).
+    // The repeats' side is their pooled (root-mean-square) standard error: a regression that makes
+    // the runs jittery (a host sync) makes the new level's repeats noisier than the old one's, and
+    // the median over points would speak for the quiet old level alone.
+    double pooled = 0;
+    for (double u : unbiased)
+        pooled += u * u;
+    const double within_unbiased =
+        unbiased.empty() ? 0.0 : std::sqrt(pooled / static_cast<double>(unbiased.size()));
     const bool repeats_agree =
-        within > 0 && scatter <= within * (1 + 2 / std::sqrt(std::max(between_dof, 1.0)));
+        within > 0 && scatter <= within_unbiased * (1 + 2 / std::sqrt(std::max(between_dof, 1.0)));
     auto point_scales = [&](const std::vector<double>& v) {
         if (repeats_agree)
             return std::vector<double>(v.size(), std::max({within, scatter, floor}));
@@ -238,21 +264,25 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
         zf.push_back(z[i]);
     }
     const std::size_t nf = yf.size();
-    const std::vector<double> sigma = point_scales(zf); // outliers no longer inflate the scale
+    std::vector<double> sigma = point_scales(zf); // outliers no longer inflate the scale
     r.relative_noise =
         log_scale ? median(sigma) : (centre != 0 ? median(sigma) / std::fabs(centre) : 0);
     r.noise = log_scale ? median(sigma) * std::fabs(centre) : median(sigma);
 
     // Step fit: each point weighted by its own noise scale.
-    std::vector<double> w(nf);
-    for (std::size_t i = 0; i < nf; ++i)
-        w[i] = 1.0 / (sigma[i] * sigma[i]);
     const double penalty =
         options.penalty_factor * std::log(static_cast<double>(std::max<std::size_t>(nf, 2)));
-    std::vector<std::size_t> bounds{0};
-    for (std::size_t s : fit_steps_weighted(zf, w, penalty, 2))
-        bounds.push_back(s);
-    bounds.push_back(nf);
+    std::vector<std::size_t> bounds;
+    auto fit = [&] {
+        std::vector<double> w(nf);
+        for (std::size_t i = 0; i < nf; ++i)
+            w[i] = 1.0 / (sigma[i] * sigma[i]);
+        bounds.assign(1, 0);
+        for (std::size_t s : fit_steps_weighted(zf, w, penalty, 2))
+            bounds.push_back(s);
+        bounds.push_back(nf);
+    };
+    fit();
 
     // Significance: drop the weakest change point until every one left has p < alpha, by a
     // two-sample test of the adjacent segments' levels with their points' own noise scales.
@@ -306,17 +336,45 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
         const bool two = bounds[j] - bounds[j - 1] == 2 || bounds[j + 1] - bounds[j] == 2;
         return p_at(j) / (two ? options.alpha / 10 : options.alpha);
     };
-    while (bounds.size() > 2) {
-        std::size_t worst = 0;
-        double worst_p = 1;
-        for (std::size_t j = 1; j + 1 < bounds.size(); ++j)
-            if (const double q = weakness(j); q >= worst_p) {
-                worst = j;
-                worst_p = q;
-            }
-        if (worst == 0)
-            break;
-        bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(worst));
+    auto prune = [&] {
+        while (bounds.size() > 2) {
+            std::size_t worst = 0;
+            double worst_p = 1;
+            for (std::size_t j = 1; j + 1 < bounds.size(); ++j)
+                if (const double q = weakness(j); q >= worst_p) {
+                    worst = j;
+                    worst_p = q;
+                }
+            if (worst == 0)
+                break;
+            bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(worst));
+        }
+    };
+    prune();
+    // Noise is a property of a level, not of its neighbours': once significant change points are
+    // known, each point's local scale is taken again from windows that stop at them (a quiet
+    // level right after a noisy stretch is judged by its own scatter, not the stretch's), then
+    // fitted and tested again. A point with no side of enough differences inside its level keeps
+    // its first scale.
+    if (bounds.size() > 2 && !repeats_agree) {
+        const std::vector<double> within_levels =
+            local_difference_scales(zf, options.noise_window, bounds);
+        const double global = successive_difference_scale(zf);
+        bool changed = false;
+        for (std::size_t i = 0; i < nf; ++i) {
+            double x = within_levels[i];
+            if (!(x > 0))
+                continue;
+            if (x <= options.noise_band * global && options.noise_band * x >= global)
+                x = global;
+            x = std::max({x, within, floor});
+            changed = changed || x != sigma[i];
+            sigma[i] = x;
+        }
+        if (changed) {
+            fit();
+            prune();
+        }
     }
 
     // Size: a change point is reported when the levels just before and after it differ by at

@@ -140,3 +140,21 @@ TEST_CASE("local noise scales follow a quiet and a noisy stretch", "[core][chang
     CHECK(s[2] < 0.5);
     CHECK(s[37] > 1.5);
 }
+
+TEST_CASE("local noise scales with cuts stay inside each level", "[core][changepoint]") {
+    // 20 noisy points (scale ~5), then 20 quiet ones (scale ~0.1) at another level: cut at 20,
+    // the quiet points' scales come from the quiet level alone; a point with too few differences
+    // on both sides inside its level gets 0.
+    std::mt19937_64 gen(12);
+    std::normal_distribution<double> z(0, 1);
+    std::vector<double> y;
+    for (int i = 0; i < 40; ++i)
+        y.push_back(i < 20 ? 100 + 5 * z(gen) : 50 + 0.1 * z(gen));
+    const auto plain = local_difference_scales(y, 15);
+    const auto cut = local_difference_scales(y, 15, {20});
+    CHECK(plain[21] > 1.0); // reaches back into the noisy stretch
+    CHECK(cut[21] < 0.3);
+    CHECK(cut[5] > 2.0);
+    const auto short_level = local_difference_scales(y, 15, {20, 24});
+    CHECK(short_level[21] == 0);
+}
