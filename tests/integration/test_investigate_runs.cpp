@@ -3,10 +3,9 @@
 // is counted at the runner, nothing the history or an earlier stage already measured is measured
 // again, and the investigation's spend is what the runner saw.
 #include "adapters/history/jsonl_store.hpp"
-#include "adapters/json/measurement_json.hpp"
 #include "adapters/system/local_files.hpp"
 #include "app/investigate.hpp"
-#include "support/recording_progress.hpp"
+#include "support/fakes/world.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -151,6 +150,34 @@ public:
     void sleep(double) override {}
 };
 
+/// Makes counting runners (the commits probe is the runner whose command is "probe").
+class CountingRunners final : public ports::Runners {
+public:
+    explicit CountingRunners(Counts& c) : m_c(c) {}
+    std::unique_ptr<ports::BuildingRunner> make(const ports::RunnerConfig& c) override {
+        return std::make_unique<CountingRunner>(m_c, c.test_command == "probe");
+    }
+
+private:
+    Counts& m_c;
+};
+
+/// Opens the in-memory xla line, whatever the path.
+class MemRepos final : public ports::SourceRepos {
+public:
+    std::unique_ptr<ports::SourceRepo> open(const std::string&, const std::string&) override {
+        return std::make_unique<MemRepo>();
+    }
+};
+
+/// Opens the real JSON Lines store at the spec's path.
+class JsonlHistories final : public ports::HistoryStores {
+public:
+    std::unique_ptr<ports::HistoryStore> open(const std::string& spec) override {
+        return std::make_unique<adapters::JsonlHistoryStore>(spec);
+    }
+};
+
 } // namespace
 
 TEST_CASE("investigate measures nothing twice: history dates, the recorded nightly and the "
@@ -175,29 +202,16 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
     adapters::JsonlHistoryStore(history_path).append(earlier);
 
     Counts counts;
+    CountingRunners runners(counts);
+    MemRepos repos;
+    JsonlHistories histories;
+    fakes::World w; // the other ports
     adapters::LocalFiles files;
     FixedClock clock;
-    test::RecordingProgress progress;
-    ports::Adapters a;
-    a.files = &files;
-    a.clock = &clock;
-    a.progress = &progress;
-    a.open_history = [](const std::string& spec) -> std::unique_ptr<ports::HistoryStore> {
-        return std::make_unique<adapters::JsonlHistoryStore>(spec);
-    };
-    a.make_runner = [&](const ports::RunnerConfig& c) -> std::unique_ptr<ports::BuildingRunner> {
-        return std::make_unique<CountingRunner>(counts, c.test_command == "probe");
-    };
-    a.measurement_json = [](const core::Measurement& m) {
-        return adapters::measurement_to_json(m);
-    };
-    a.measurement_from_json = [](const std::string& json, const std::string& where) {
-        return adapters::measurement_from_json(json, where);
-    };
-    a.open_source_repo = [](const std::string&,
-                            const std::string&) -> std::unique_ptr<ports::SourceRepo> {
-        return std::make_unique<MemRepo>();
-    };
+    ports::Adapters a{files,        w.progress, clock,     w.actions, histories,
+                      runners,      repos,      w.code_hosts, w.secrets, w.records,
+                      w.issue_events, w.results, w.demo_world};
+    auto& progress = w.progress;
 
     app::InvestigateOptions o; // the planners' defaults
     o.history = history_path;
