@@ -13,13 +13,13 @@
 set -euo pipefail
 ps=${1:?perfsweep binary}; work=${2:?work dir}; out=${3:?out dir}
 here=$(cd "$(dirname "$0")" && pwd)
-N=${LBM_N:-128}; STEPS=${LBM_STEPS:-100}; REPEATS=${LBM_REPEATS:-3}
+N=${LBM_N:-128}; STEPS=${LBM_STEPS:-100}; REPEATS=${LBM_REPEATS:-3}; MAX_REPEATS=${LBM_MAX_REPEATS:-$((2 * REPEATS))}
 EARLIER=${LBM_EARLIER:-2023-09-01:2023-09-02 2023-09-05:2023-09-05}
 bash "$here/make_lbm_world.sh" "$work/world" >/dev/null
 w=$work/world
 common=(--image "$w/nightlies/{date}" --test "bash {image}/lbm/run.sh {image}/flags $N $STEPS"
         --benchmark "mlups_lbm.py $N $STEPS" --commits-probe "cat {image}/manifest.txt"
-        --repeats "$REPEATS" --max-repeats $((2 * REPEATS)) --timeout 5m --logs "$out/logs")
+        --repeats "$REPEATS" --max-repeats "$MAX_REPEATS" --timeout 5m --logs "$out/logs")
 for range in $EARLIER; do
   set -- ${range/:/ }
   "$ps" daily --from "$1" --to "$2" --strategy exhaustive --history "$work/history.jsonl" "${common[@]}"

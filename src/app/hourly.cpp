@@ -140,9 +140,11 @@ public:
             m_ports.files->make_dirs(m_opt.outputs_dir + "/" + output_name(*p));
             m_ports.files->point_link(m_opt.outputs_dir + "/" + link, output_name(*p));
         }
-        if (m_ports.progress)
-            m_ports.progress->line("outputs: " + m_opt.outputs_dir + "/last-good -> " +
-                                   output_name(good) + ", first-bad -> " + output_name(bad));
+        auto line = "outputs: " + m_opt.outputs_dir + "/last-good -> " + output_name(good) +
+                    ", first-bad -> " + output_name(bad);
+        if (m_ports.progress && line != m_outputs_line) // the commit stage may confirm the window
+            m_ports.progress->line(line);
+        m_outputs_line = std::move(line);
     }
 
     /// What is known about a state, if anything.
@@ -367,6 +369,7 @@ private:
     double m_start = 0;
     bool m_checked_out = false; ///< this process checked the repos out (their worktrees are known)
     std::string m_built_key;    ///< the state the build output is of ("" = unknown)
+    std::string m_outputs_line; ///< the last "outputs:" line printed
 };
 
 core::StateOutcome outcome_of(const Point& p) {

@@ -267,7 +267,7 @@ TEST_CASE("a hanging nightly times out, is skipped and is never a boundary", "[d
  "levels":[],"hang":[1]})");
     auto r = run_perfsweep({"daily", "--from", "2023-08-10", "--to", "2023-08-13", "--runtime",
                             "none", "--test", "python3 -S " + k_sim + " " + path + " {date}",
-                            "--strategy", "exhaustive", "--repeats", "2", "--timeout", "1s",
+                            "--strategy", "exhaustive", "--repeats", "2", "--timeout", "5s",
                             "--logs", dir.file("logs"), "--json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);

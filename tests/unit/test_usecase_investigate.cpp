@@ -188,6 +188,10 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
         return l.find("window ends undecided (change -7.") != std::string::npos &&
                l.find("): 3 more runs each") != std::string::npos;
     }));
+    // The commit stage confirmed the hourly window: its output links are announced once.
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+              return l.rfind("outputs: ", 0) == 0;
+          }) == 1);
     REQUIRE(r.investigation.hourly.size() == 1);
     const auto& h = r.investigation.hourly[0];
     INFO(h.message);
