@@ -208,9 +208,9 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
     fakes::World w; // the other ports
     adapters::LocalFiles files;
     FixedClock clock;
-    ports::Adapters a{files,        w.progress, clock,     w.actions, histories,
-                      runners,      repos,      w.code_hosts, w.secrets, w.records,
-                      w.issue_events, w.results, w.demo_world};
+    ports::Adapters a{files,          w.progress, clock,        w.actions, histories,
+                      runners,        repos,      w.code_hosts, w.secrets, w.records,
+                      w.issue_events, w.results,  w.demo_world};
     auto& progress = w.progress;
 
     app::InvestigateOptions o; // the planners' defaults

@@ -168,9 +168,9 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
           "before the stage says no change",
           "[usecase][investigate][hourly]") {
     // The nightlies are quiet; inside the container the first runs of every source state are
-    // +3 %, -3 %, 0 %, +3 % (a cold cache, a clock boost) and later runs quiet. 3 runs per window end
-    // of the 7 % step give p ~ 0.05: metric mode used to stop there with "the window ends do not
-    // differ significantly" (what 3 H200 runs of a -3.8 % step did), while the nightlies had
+    // +3 %, -3 %, 0 %, +3 % (a cold cache, a clock boost) and later runs quiet. 3 runs per window
+    // end of the 7 % step give p ~ 0.05: metric mode used to stop there with "the window ends do
+    // not differ significantly" (what 3 H200 runs of a -3.8 % step did), while the nightlies had
     // shown the step.
     Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
     p.record_history("2024-05-15");
@@ -189,9 +189,8 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
                l.find("): 3 more runs each") != std::string::npos;
     }));
     // The commit stage confirmed the hourly window: its output links are announced once.
-    CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
-              return l.rfind("outputs: ", 0) == 0;
-          }) == 1);
+    CHECK(std::count_if(lines.begin(), lines.end(),
+                        [](const std::string& l) { return l.rfind("outputs: ", 0) == 0; }) == 1);
     REQUIRE(r.investigation.hourly.size() == 1);
     const auto& h = r.investigation.hourly[0];
     INFO(h.message);
