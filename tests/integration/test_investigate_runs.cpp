@@ -34,51 +34,16 @@ int commit_of_day(int d) { // nightly d was built from xla commit 4d+3
 
 /// The xla main line: a commit every 6 hours from 2023-08-01, so nightly d's commit is older
 /// than its date.
-class MemRepo final : public ports::SourceRepo {
-public:
-    MemRepo() {
-        for (int i = 0; i < 4 * k_days + 4; ++i) {
-            core::CommitInfo c;
-            c.sha = sha(i);
-            c.time = k_t0 + i * 6 * 3600;
-            c.subject = "xla change " + std::to_string(i);
-            if (i > 0)
-                c.parents.push_back(sha(i - 1));
-            m_main.push_back(c);
-        }
-    }
-    static std::string sha(int i) {
-        std::string s = std::to_string(1000 + i);
-        return s + std::string(40 - s.size(), 'a');
-    }
-    static int index_of(const std::string& sha) { return std::stoi(sha.substr(0, 4)) - 1000; }
-    const std::string& name() const override { return m_name; }
-    const std::string& path() const override { return m_path; }
-    bool is_shallow() override { return false; }
-    std::string resolve(const std::string&) override { return m_main.back().sha; }
-    std::vector<core::CommitInfo> first_parent_history(const std::string&,
-                                                       util::UnixSeconds since) override {
-        std::vector<core::CommitInfo> out;
-        for (auto it = m_main.rbegin(); it != m_main.rend(); ++it) {
-            out.push_back(*it);
-            if (it->time <= since)
-                break;
-        }
-        return out;
-    }
-    std::vector<core::CommitInfo> reachable(const std::string&) override { return m_main; }
-    core::CommitInfo commit(const std::string& s) override {
-        return m_main.at(static_cast<std::size_t>(index_of(s)));
-    }
-    std::string head() override { return m_head; }
-    void checkout(const std::string& s) override { m_head = s; }
-    std::string remote_url(const std::string&) override { return ""; }
-    void fetch(const std::string&, const std::string&) override {}
-
-private:
-    std::string m_name = "xla", m_path = "/src/xla", m_head;
-    std::vector<core::CommitInfo> m_main;
-};
+const fakes::CommitLine& xla() {
+    static const auto line = fakes::make_line("xla", "/src/xla", k_t0, 4 * k_days + 4, 6 * 3600);
+    return line;
+}
+std::string sha(int i) {
+    return xla().sha(static_cast<std::size_t>(i));
+}
+int index_of(const std::string& s) {
+    return static_cast<int>(xla().index_of(s));
+}
 
 /// What every runner of the investigation did.
 struct Counts {
@@ -105,8 +70,8 @@ public:
             m.runner = k_machine;
             const bool nightly = r.commits.empty();
             const std::string key = nightly ? r.label : r.commits.at("xla");
-            const int commit = nightly ? commit_of_day(day_index(r.label))
-                                       : MemRepo::index_of(r.commits.at("xla"));
+            const int commit =
+                nightly ? commit_of_day(day_index(r.label)) : index_of(r.commits.at("xla"));
             for (int k = 0; k < r.repeats; ++k) {
                 const int n = ++m_c.runs[key];
                 ++m_c.total_runs;
@@ -128,7 +93,7 @@ public:
         ++m_c.probes;
         ports::CommandOutcome o;
         o.ok = true;
-        o.output = "xla " + MemRepo::sha(commit_of_day(day_index(r.label))) + "\n";
+        o.output = "xla " + sha(commit_of_day(day_index(r.label))) + "\n";
         return o;
     }
 
@@ -162,14 +127,6 @@ private:
     Counts& m_c;
 };
 
-/// Opens the in-memory xla line, whatever the path.
-class MemRepos final : public ports::SourceRepos {
-public:
-    std::unique_ptr<ports::SourceRepo> open(const std::string&, const std::string&) override {
-        return std::make_unique<MemRepo>();
-    }
-};
-
 /// Opens the real JSON Lines store at the spec's path.
 class JsonlHistories final : public ports::HistoryStores {
 public:
@@ -195,7 +152,7 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
         m.label = day(d);
         m.stage = core::Stage::daily;
         m.runner = k_machine;
-        m.commits["xla"] = MemRepo::sha(commit_of_day(d));
+        m.commits["xla"] = sha(commit_of_day(d));
         m.values = {(commit_of_day(d) >= k_culprit ? 900.0 : 1000.0) * (1 + 0.0002 * (d % 3 - 1))};
         earlier.push_back(m);
     }
@@ -203,7 +160,8 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
 
     Counts counts;
     CountingRunners runners(counts);
-    MemRepos repos;
+    fakes::MemoryRepos repos;
+    repos.add(xla());
     JsonlHistories histories;
     fakes::World w; // the other ports
     adapters::LocalFiles files;
@@ -231,7 +189,7 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
     INFO(util::join(progress.lines, "\n"));
     REQUIRE(res.verdict == "regression");
     REQUIRE(res.outputs.count("culprit"));
-    CHECK(res.outputs.at("culprit") == "xla@" + MemRepo::sha(k_culprit));
+    CHECK(res.outputs.at("culprit") == "xla@" + sha(k_culprit));
 
     // Nightlies: today's once (the record step, one run at first); the history's never; the two
     // unmeasured ones once each (10 % apart with 0.02 % noise: one run decides).
