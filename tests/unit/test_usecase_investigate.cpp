@@ -8,6 +8,7 @@
 #include "app/investigate.hpp"
 #include "app/options.hpp"
 #include "support/fakes/world.hpp"
+#include "util/strings.hpp"
 #include "util/time.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace perfsweep;
 
@@ -104,6 +106,15 @@ struct Pipeline {
     }
 };
 
+/// The "outputs:" progress lines, in order.
+std::vector<std::string> outputs_lines(const std::vector<std::string>& lines) {
+    std::vector<std::string> out;
+    for (const auto& l : lines)
+        if (l.rfind("outputs: ", 0) == 0)
+            out.push_back(l);
+    return out;
+}
+
 } // namespace
 
 TEST_CASE("investigate in-process: detect, daily, hourly and commit stages name the culprit",
@@ -188,14 +199,30 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
         return l.find("window ends undecided (change -7.") != std::string::npos &&
                l.find("): 3 more runs each") != std::string::npos;
     }));
-    // The commit stage confirmed the hourly window: its output links are announced once.
-    CHECK(std::count_if(lines.begin(), lines.end(),
-                        [](const std::string& l) { return l.rfind("outputs: ", 0) == 0; }) == 1);
+    // The output links are announced when they change: the hourly window, then the commit
+    // stage's pair.
+    const auto announced = outputs_lines(lines);
+    CHECK(announced.size() == 2);
+    CHECK(std::adjacent_find(announced.begin(), announced.end()) == announced.end());
     REQUIRE(r.investigation.hourly.size() == 1);
     const auto& h = r.investigation.hourly[0];
     INFO(h.message);
     REQUIRE(h.culprit);
     CHECK(h.culprit->commit.sha == p.xla.sha(p.culprit));
+}
+
+TEST_CASE("investigate in-process: the output links are announced once when the commit stage "
+          "confirms the hourly window",
+          "[usecase][investigate][hourly]") {
+    // Commits every 40 minutes, hourly states at :40: the window 13:40 -> 14:40 of 2024-05-13
+    // holds one commit (14:20), the culprit, so the commit stage confirms the hourly pair.
+    Pipeline p(k_may1 + 12 * 86400 + 14 * 3600 + 600);
+    p.record_history("2024-05-15");
+    const auto r = app::run_investigate(p.options({}), p.w.adapters);
+    REQUIRE(r.outputs.count("culprit"));
+    CHECK(r.outputs.at("culprit") == "xla@" + p.xla.sha(p.culprit));
+    INFO(util::join(p.w.progress.lines, "\n"));
+    CHECK(outputs_lines(p.w.progress.lines).size() == 1);
 }
 
 TEST_CASE("investigate in-process: a healthy history is no regression and posts nothing",
