@@ -1,7 +1,7 @@
-// One whole `investigate` in-process (record → detect → daily → hourly → commit) with a counting
-// runner and in-memory source repos, over a real JSON Lines history: every benchmark invocation
-// is counted at the runner, nothing the history or an earlier stage already measured is measured
-// again, and the investigation's spend is what the runner saw.
+// One whole `investigate` in-process (record → detect → daily → hourly → commit) with the
+// scripted runner and in-memory repo of tests/support/fakes, over a real JSON Lines history: every
+// benchmark invocation is counted at the runner, nothing the history or an earlier stage already
+// measured is measured again, and the investigation's spend is what the runner saw.
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/system/local_files.hpp"
 #include "app/investigate.hpp"
@@ -45,87 +45,12 @@ int index_of(const std::string& s) {
     return static_cast<int>(xla().index_of(s));
 }
 
-/// What every runner of the investigation did.
-struct Counts {
-    std::map<std::string, int> runs;   ///< benchmark runs per nightly date or source state
-    std::map<std::string, int> builds; ///< builds per source state
-    long total_runs = 0;
-    long probes = 0; ///< commits probes (not benchmark runs)
-};
-
 const std::map<std::string, std::string> k_machine = {{"gpu", "NVIDIA H200"}, {"driver", "580"}};
 
-/// A runner of the simulated benchmark: 1000 MLUPS, 900 from the culprit commit on, a tiny
-/// deterministic noise; nightlies carry their build's commit (the commits probe prints it).
-class CountingRunner final : public ports::BuildingRunner {
-public:
-    CountingRunner(Counts& c, bool probe) : m_c(c), m_probe(probe) {}
-    std::vector<core::Measurement>
-    run_points(const std::vector<ports::PointRequest>& reqs) override {
-        std::vector<core::Measurement> out;
-        for (const auto& r : reqs) {
-            core::Measurement m;
-            m.metric = "MLUPS";
-            m.label = r.label;
-            m.runner = k_machine;
-            const bool nightly = r.commits.empty();
-            const std::string key = nightly ? r.label : r.commits.at("xla");
-            const int commit =
-                nightly ? commit_of_day(day_index(r.label)) : index_of(r.commits.at("xla"));
-            for (int k = 0; k < r.repeats; ++k) {
-                const int n = ++m_c.runs[key];
-                ++m_c.total_runs;
-                m.values.push_back((commit >= k_culprit ? 900.0 : 1000.0) *
-                                   (1 + 0.0002 * ((n * 7 + commit * 3) % 5 - 2)));
-            }
-            out.push_back(std::move(m));
-        }
-        return out;
-    }
-    int workers() const override { return 1; }
-    std::map<std::string, std::string> runner_fingerprint() override { return k_machine; }
-    ports::StepOutcome build(const ports::PointRequest& r) override {
-        ++m_c.builds[r.commits.at("xla")];
-        return {true, "", ""};
-    }
-    ports::CommandOutcome run_command(const ports::PointRequest& r, const std::string&) override {
-        REQUIRE(m_probe);
-        ++m_c.probes;
-        ports::CommandOutcome o;
-        o.ok = true;
-        o.output = "xla " + sha(commit_of_day(day_index(r.label))) + "\n";
-        return o;
-    }
-
-private:
-    static int day_index(const std::string& label) {
-        for (int d = 0; d < k_days; ++d)
-            if (day(d) == label)
-                return d;
-        FAIL("not a nightly of the test: " << label);
-        return 0;
-    }
-    Counts& m_c;
-    bool m_probe;
-};
-
-class FixedClock final : public ports::Clock {
-public:
-    double now() override { return static_cast<double>(k_t0 + k_days * 86400); }
-    void sleep(double) override {}
-};
-
-/// Makes counting runners (the commits probe is the runner whose command is "probe").
-class CountingRunners final : public ports::Runners {
-public:
-    explicit CountingRunners(Counts& c) : m_c(c) {}
-    std::unique_ptr<ports::BuildingRunner> make(const ports::RunnerConfig& c) override {
-        return std::make_unique<CountingRunner>(m_c, c.test_command == "probe");
-    }
-
-private:
-    Counts& m_c;
-};
+/// Index of nightly `label` ("2023-08-DD").
+int day_index(const std::string& label) {
+    return std::stoi(label.substr(8)) - 1;
+}
 
 /// Opens the real JSON Lines store at the spec's path.
 class JsonlHistories final : public ports::HistoryStores {
@@ -158,18 +83,28 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
     }
     adapters::JsonlHistoryStore(history_path).append(earlier);
 
-    Counts counts;
-    CountingRunners runners(counts);
-    fakes::MemoryRepos repos;
-    repos.add(xla());
+    // The simulated benchmark: 1000 MLUPS, 900 from the culprit commit on, a tiny deterministic
+    // noise; nightlies carry their build's commit (the commits probe prints it).
+    fakes::World w; // the other ports, in memory
+    w.clock.t = static_cast<double>(k_t0 + k_days * 86400);
+    w.runners.machine = k_machine;
+    w.runners.run = [](const ports::PointRequest& r, int repeat) {
+        const int commit = r.commits.count("xla") ? index_of(r.commits.at("xla"))
+                                                  : commit_of_day(day_index(r.label));
+        return fakes::Run::of((commit >= k_culprit ? 900.0 : 1000.0) *
+                              (1 + 0.0002 * ((repeat * 7 + commit * 3) % 5 - 2)));
+    };
+    w.runners.command = [](const ports::PointRequest& r) {
+        return ports::CommandOutcome{true, "",
+                                     "xla " + sha(commit_of_day(day_index(r.label))) + "\n", ""};
+    };
+    w.repos.add(xla());
     JsonlHistories histories;
-    fakes::World w; // the other ports
     adapters::LocalFiles files;
-    FixedClock clock;
-    ports::Adapters a{files,          w.progress, clock,        w.actions, histories,
-                      runners,        repos,      w.code_hosts, w.secrets, w.records,
+    ports::Adapters a{files,          w.progress, w.clock,      w.actions, histories,
+                      w.runners,      w.repos,    w.code_hosts, w.secrets, w.records,
                       w.issue_events, w.results,  w.demo_world};
-    auto& progress = w.progress;
+    const auto& log = w.runners.log;
 
     app::InvestigateOptions o; // the planners' defaults
     o.history = history_path;
@@ -186,30 +121,28 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
     o.out_dir = dir.file("out");
 
     const auto res = app::run_investigate(o, a);
-    INFO(util::join(progress.lines, "\n"));
+    INFO(util::join(w.progress.lines, "\n"));
     REQUIRE(res.verdict == "regression");
     REQUIRE(res.outputs.count("culprit"));
     CHECK(res.outputs.at("culprit") == "xla@" + sha(k_culprit));
 
     // Nightlies: today's once (the record step, one run at first); the history's never; the two
     // unmeasured ones once each (10 % apart with 0.02 % noise: one run decides).
-    CHECK(counts.runs[day(9)] == 1);
+    CHECK(log.runs.at(day(9)) == 1);
     for (int d : {0, 1, 2, 3, 4, 7, 8}) {
         INFO(day(d));
-        CHECK(counts.runs.count(day(d)) == 0);
+        CHECK(log.runs.count(day(d)) == 0);
     }
-    CHECK(counts.runs[day(5)] == 1);
-    CHECK(counts.runs[day(6)] == 1);
+    CHECK(log.runs.at(day(5)) == 1);
+    CHECK(log.runs.at(day(6)) == 1);
+    CHECK(log.commands.count(day(5)) == 1); // the commits probe: not a benchmark run
     // Source states: each built once; the commit stage measured no state the hourly stage had.
-    for (const auto& [state, n] : counts.builds) {
+    for (const auto& [state, n] : log.builds) {
         INFO(state);
         CHECK(n == 1);
     }
     // Spend: every run and build counted once, the same as the runner saw.
-    long builds = 0;
-    for (const auto& [state, n] : counts.builds)
-        builds += n;
     const auto& spend = res.investigation.spend;
-    CHECK(spend.runs == counts.total_runs);
-    CHECK(spend.builds == builds);
+    CHECK(spend.runs == log.total_runs());
+    CHECK(spend.builds == log.total_builds());
 }

@@ -26,6 +26,7 @@ public:
         return out;
     }
     int workers() const override { return std::max<int>(1, static_cast<int>(m_cfg.gpus.size())); }
+    std::map<std::string, std::string> runner_fingerprint() override { return m_owner.machine; }
 
     ports::StepOutcome build(const ports::PointRequest& request) override {
         ++m_log.builds[state_key(request.commits)];
@@ -56,7 +57,7 @@ private:
         m.stage = request.stage;
         m.commits = request.commits;
         m.commit_times = request.commit_times;
-        m.runner = {{"host", "fake"}, {"runtime", m_cfg.runtime}};
+        m.runner = m_owner.machine;
         m.timestamp = util::format_iso8601(static_cast<util::UnixSeconds>(m_clock.now()));
         auto values = request.values;
         values["time"] = m.timestamp;

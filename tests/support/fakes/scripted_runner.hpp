@@ -72,6 +72,8 @@ public:
     CommandScript command;        ///< default: the command fails ("no probe scripted")
     double seconds_per_run = 30;  ///< how far each run moves the clock
     ports::Files* logs = nullptr; ///< when set, each run's output is written to its log file
+    /// The machine: each measurement's runner fingerprint, also told up front like ProcessRunner.
+    std::map<std::string, std::string> machine = {{"host", "fake"}};
     RunLog log;
 
 private:
