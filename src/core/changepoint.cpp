@@ -185,9 +185,29 @@ std::vector<bool> find_outlier_runs(const std::vector<double>& y, const std::vec
                 if ((a > 0 && extends(a - 1, right ? right : left)) ||
                     (b < n && extends(b, left ? left : right)))
                     continue;
-                if (len >= 2 && b == n)
+                // Outliers found earlier next to the run, off in the same direction, belong to
+                // it: together they are a longer run, which is a level. (Taking a level apart
+                // piece by piece, its two deepest points first and then the rest as "2-point
+                // runs" between them, once removed 7 points of a real one.)
+                std::size_t ea = a, eb = b;
+                while (ea > 0 && out[ea - 1] && (dev(ea - 1) > 0) == up && dev(ea - 1) != 0)
+                    --ea;
+                while (eb < n && out[eb] && (dev(eb) > 0) == up && dev(eb) != 0)
+                    ++eb;
+                if (eb - ea > o.max_run)
+                    continue;
+                // The ends of the series are the ends of its points still in: a run with only
+                // outliers after it is as new as the newest point.
+                const bool at_end = std::all_of(out.begin() + static_cast<std::ptrdiff_t>(b),
+                                                out.end(), [](bool f) { return f; });
+                const auto after = static_cast<std::size_t>(
+                    std::count(out.begin() + static_cast<std::ptrdiff_t>(b), out.end(), false));
+                const bool at_start =
+                    std::all_of(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(a),
+                                [](bool f) { return f; });
+                if (len >= 2 && at_end)
                     continue; // the newest points may be a new level
-                if (len >= 2 && a == 0 && n - b < o.context)
+                if (len >= 2 && at_start && after < o.context)
                     continue; // the oldest points of a short series: nothing says they are odd
                 for (std::size_t j = a; j < b; ++j)
                     out[j] = true;

@@ -131,6 +131,20 @@ TEST_CASE("short outlier runs are found, levels and steps are not", "[core][chan
     CHECK(std::none_of(none.begin(), none.end(), [](bool b) { return b; }));
 }
 
+TEST_CASE("a level is not taken apart into outlier runs piece by piece", "[core][changepoint]") {
+    // sigma 0.1: a level of 10, a level of 9, then a 3-point level around 8.2 (6, 8.3, 8.2), a
+    // lone deep point (6.1) and a last point. Flagging 6.1 and the last point first once left
+    // 8.3, 8.2 with outliers on every later side: a "2-point run" that was removed, then 6 with
+    // it, until 5 points of levels were gone (a real ethereumjs-vm series lost 7 this way).
+    std::vector<double> y{10, 10.1, 9.9, 10, 10.1, 9.9, 10,  10.1, 9.9, 10,
+                          9,  9.1,  8.9, 9,  6,    8.3, 8.2, 6.1,  9.1};
+    auto out = find_outlier_runs(y, std::vector<double>(y.size(), 0.1));
+    CHECK_FALSE(out[14]);
+    CHECK_FALSE(out[15]);
+    CHECK_FALSE(out[16]);
+    CHECK(std::count(out.begin(), out.end(), true) <= 2);
+}
+
 TEST_CASE("local noise scales follow a quiet and a noisy stretch", "[core][changepoint]") {
     std::vector<double> y;
     for (int i = 0; i < 40; ++i)
