@@ -385,12 +385,75 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
         return m_points[i].state == PointState::untested && !planned.count(i);
     };
 
+    // 3. Refinement over consecutive ok points (ignoring points planned this round). With several
+    //    workers it goes before the coverage too: narrowing a change takes several rounds one
+    //    after the other, the coverage does not, so the narrowing is the critical path.
+    std::vector<std::pair<std::size_t, std::size_t>> narrowing; // changed intervals split now
+    auto refine = [&](std::size_t max_gap) {
+        std::vector<std::size_t> anchors;
+        for (std::size_t i = 0; i < n; ++i)
+            if (m_points[i].state == PointState::ok || planned.count(i))
+                anchors.push_back(i);
+        const auto cap = static_cast<std::size_t>(m_options.max_repeats);
+        auto more = [&](std::size_t i) { // double the values of i, up to the cap
+            const std::size_t have = m_points[i].values.size();
+            if (have < cap)
+                add(i, static_cast<int>(std::min(have, cap - have)));
+        };
+        for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
+            const std::size_t a = anchors[k], b = anchors[k + 1];
+            if (planned.count(a) || planned.count(b) || b - a > max_gap)
+                continue;
+            const PairTest t = compare(a, b);
+            if (t.relation == Relation::same)
+                continue;
+            const std::size_t na = m_points[a].values.size(), nb = m_points[b].values.size();
+            if (t.relation == Relation::unknown && (na < cap || nb < cap)) {
+                // Double the smaller sample; on a tie the noisier one (more likely the culprit).
+                const auto& va = m_points[a].values;
+                const auto& vb = m_points[b].values;
+                auto noise = [](const std::vector<double>& v) {
+                    const double m = mean_of(v);
+                    return m == 0 ? 0 : var_of(v, m) / (m * m);
+                };
+                bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
+                // A point whose runs cost no build goes first while it is not twice the other.
+                if (hints.cheap == a && na < cap && na <= 2 * nb)
+                    pick_a = true;
+                else if (hints.cheap == b && nb < cap && nb <= 2 * na)
+                    pick_a = false;
+                more(pick_a ? (na < cap ? a : b) : (nb < cap ? b : a));
+                continue;
+            }
+            // A change (or a pair still undecided at the cap): narrow it down.
+            std::vector<std::size_t> inside;
+            for (std::size_t c = a + 1; c < b; ++c)
+                if (untested(c))
+                    inside.push_back(c);
+            if (!inside.empty()) {
+                const double mid = (static_cast<double>(a) + static_cast<double>(b)) / 2;
+                std::size_t best = inside.front();
+                for (std::size_t c : inside)
+                    if (std::fabs(static_cast<double>(c) - mid) <
+                        std::fabs(static_cast<double>(best) - mid))
+                        best = c;
+                add(best, base);
+                narrowing.emplace_back(a, b);
+            }
+            if (m_options.strategy == SweepStrategy::bisect)
+                break; // one boundary only: the first changed interval
+        }
+    };
+
     // 0. Points measured with fewer values than asked (a sweep killed between two repeats).
     for (std::size_t i = 0; i < n && !full(); ++i)
         if (m_points[i].state == PointState::ok &&
             m_points[i].values.size() < static_cast<std::size_t>(base))
             add(i, base - static_cast<int>(m_points[i].values.size()));
 
+    // (Only intervals the coverage will not split: a longer one is compared once it is covered.)
+    if (workers > 1 && m_options.strategy == SweepStrategy::adaptive)
+        refine(static_cast<std::size_t>(m_options.min_span));
     if (m_options.strategy == SweepStrategy::exhaustive) {
         for (std::size_t i = 0; i < n && !full(); ++i)
             if (untested(i))
@@ -415,10 +478,14 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
             for (std::size_t i = 0; i < n; ++i)
                 if (m_points[i].state == PointState::ok || planned.count(i))
                     anchors.push_back(i);
-            for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
+            // The grid of picks: from each anchor, the farthest untested point within min_span.
+            // A pick is itself an anchor of the same grid, so measuring any subset of it first
+            // leaves the rest of the grid unchanged.
+            std::vector<std::size_t> grid;
+            for (std::size_t k = 0; k + 1 < anchors.size(); ++k) {
                 std::size_t pos = anchors[k];
                 const std::size_t b = anchors[k + 1];
-                while (b - pos > s && !full()) {
+                while (b - pos > s) {
                     std::size_t pick = n;
                     for (std::size_t c = pos + s; c > pos; --c)
                         if (untested(c)) {
@@ -429,7 +496,7 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                         pos += s; // a broken stretch: continue past it
                         continue;
                     }
-                    add(pick, base);
+                    grid.push_back(pick);
                     for (std::size_t c = pick + 1; c <= pos + s && c < n; ++c)
                         if (m_points[c].state == PointState::broken) {
                             fragile.emplace_back(pos, pick);
@@ -438,64 +505,14 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                     pos = pick;
                 }
             }
+            for (std::size_t pick : grid)
+                add(pick, base);
+            std::erase_if(fragile, [&](const auto& f) { return !touched.count(f.second); });
         }
     }
 
-    // 3. Refinement over consecutive ok points (ignoring points planned this round).
-    std::vector<std::size_t> anchors;
-    for (std::size_t i = 0; i < n; ++i)
-        if (m_points[i].state == PointState::ok || planned.count(i))
-            anchors.push_back(i);
-    const auto cap = static_cast<std::size_t>(m_options.max_repeats);
-    auto more = [&](std::size_t i) { // double the values of i, up to the cap
-        const std::size_t have = m_points[i].values.size();
-        if (have < cap)
-            add(i, static_cast<int>(std::min(have, cap - have)));
-    };
-    std::vector<std::pair<std::size_t, std::size_t>> narrowing; // changed intervals split now
-    for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
-        const std::size_t a = anchors[k], b = anchors[k + 1];
-        if (planned.count(a) || planned.count(b))
-            continue;
-        const PairTest t = compare(a, b);
-        if (t.relation == Relation::same)
-            continue;
-        const std::size_t na = m_points[a].values.size(), nb = m_points[b].values.size();
-        if (t.relation == Relation::unknown && (na < cap || nb < cap)) {
-            // Double the smaller sample; on a tie the noisier one (more likely the culprit).
-            const auto& va = m_points[a].values;
-            const auto& vb = m_points[b].values;
-            auto noise = [](const std::vector<double>& v) {
-                const double m = mean_of(v);
-                return m == 0 ? 0 : var_of(v, m) / (m * m);
-            };
-            bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
-            // A point whose runs cost no build goes first while it is not twice the other.
-            if (hints.cheap == a && na < cap && na <= 2 * nb)
-                pick_a = true;
-            else if (hints.cheap == b && nb < cap && nb <= 2 * na)
-                pick_a = false;
-            more(pick_a ? (na < cap ? a : b) : (nb < cap ? b : a));
-            continue;
-        }
-        // A change (or a pair still undecided at the cap): narrow it down.
-        std::vector<std::size_t> inside;
-        for (std::size_t c = a + 1; c < b; ++c)
-            if (untested(c))
-                inside.push_back(c);
-        if (!inside.empty()) {
-            const double mid = (static_cast<double>(a) + static_cast<double>(b)) / 2;
-            std::size_t best = inside.front();
-            for (std::size_t c : inside)
-                if (std::fabs(static_cast<double>(c) - mid) <
-                    std::fabs(static_cast<double>(best) - mid))
-                    best = c;
-            add(best, base);
-            narrowing.emplace_back(a, b);
-        }
-        if (m_options.strategy == SweepStrategy::bisect)
-            break; // one boundary only: the first changed interval
-    }
+    // 3. Refinement (see above).
+    refine(n);
 
     // 4. Idle workers (parallel GPUs) speculate instead of waiting for the round: inside the
     //    intervals being narrowed, the longest stretch of untested points between the points known

@@ -283,6 +283,34 @@ TEST_CASE("idle workers speculate on both sides of the split being narrowed",
     }
 }
 
+TEST_CASE("several workers narrow a covered change before the rest of the coverage",
+          "[core][sweep][parallel]") {
+    // 60 dates, 0, 7 and 14 measured with a step between 7 and 14; 7 coverage points and the end
+    // are still to do. Narrowing takes rounds one after the other, coverage does not: four
+    // workers split the changed interval in this round instead of after the whole coverage.
+    auto plan_for = [](int workers) {
+        SweepOptions o;
+        o.workers = workers;
+        SweepPlan plan(labels(60), o);
+        plan.reuse(0, {1000.1});
+        plan.reuse(7, {999.9});
+        plan.reuse(14, {900.2});
+        plan.set_noise_context({{999.9}, {1000.2}, {1000.0}, {999.8}, {1000.3}});
+        return plan;
+    };
+    auto inside = [](const std::vector<SweepRequest>& round) {
+        return std::count_if(round.begin(), round.end(),
+                             [](const SweepRequest& r) { return r.index > 7 && r.index < 14; });
+    };
+    const auto four = plan_for(4).next();
+    CHECK(four.size() == 4);
+    CHECK(inside(four) == 1);
+    // One worker keeps its order: the ends and the coverage first.
+    const auto one = plan_for(1).next();
+    REQUIRE(one.size() == 1);
+    CHECK(inside(one) == 0);
+}
+
 TEST_CASE("kind follows the metric direction", "[core][sweep]") {
     auto s = make("latency_up", 30, 0.004, {{12, 1.08}});
     s.direction = Direction::lower_is_better; // e.g. seconds: higher is worse
