@@ -15,12 +15,8 @@ bool key_char(char c) {
            c == '/';
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
-    return s.substr(0, p.size()) == p;
-}
-
 bool image_metadata(std::string_view key) {
-    return starts_with(key, "image.") || starts_with(key, "label.");
+    return key.starts_with("image.") || key.starts_with("label.");
 }
 
 bool same_sha(const std::string& a, const std::string& b) {
@@ -127,7 +123,7 @@ std::vector<EnvironmentChange> environment_diff(const std::map<std::string, std:
         keys.insert(k);
     std::vector<EnvironmentChange> out;
     for (const auto& k : keys) {
-        if (starts_with(k, "commit."))
+        if (k.starts_with("commit."))
             continue;
         const auto g = good.find(k);
         const auto b = bad.find(k);
@@ -152,7 +148,7 @@ BuildFingerprint build_fingerprint(const std::vector<Measurement>& records) {
     }
     if (fp.commits.empty())
         for (const auto& [k, v] : fp.environment)
-            if (starts_with(k, "commit.") && k.size() > 7)
+            if (k.starts_with("commit.") && k.size() > 7)
                 fp.commits[k.substr(7)] = v;
     if (!digest.empty() && !fp.environment.empty())
         fp.environment.emplace("image.digest", digest);

@@ -180,10 +180,6 @@ bool is_repo_name(std::string_view s) {
     });
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
-    return s.substr(0, p.size()) == p;
-}
-
 } // namespace
 
 std::string_view to_string(JtbGeneration g) {
@@ -204,9 +200,9 @@ std::optional<JtbGeneration> jtb_generation_of_image(std::string_view image) {
     if (colon == std::string_view::npos || (slash != std::string_view::npos && colon < slash))
         return std::nullopt;
     const auto tag = image.substr(colon + 1);
-    if (starts_with(tag, "jax-"))
+    if (tag.starts_with("jax-"))
         return JtbGeneration::jax;
-    if (starts_with(tag, "nightly-"))
+    if (tag.starts_with("nightly-"))
         return JtbGeneration::nightly;
     return std::nullopt;
 }
@@ -320,8 +316,8 @@ JtbPlan plan_jax_toolbox(const JtbSetup& s) {
 
     std::vector<std::string> build = {"build-jax.sh"};
     const bool remote =
-        starts_with(s.bazel_cache, "http://") || starts_with(s.bazel_cache, "grpc://");
-    if (starts_with(s.bazel_cache, "https://") || starts_with(s.bazel_cache, "grpcs://"))
+        s.bazel_cache.starts_with("http://") || s.bazel_cache.starts_with("grpc://");
+    if (s.bazel_cache.starts_with("https://") || s.bazel_cache.starts_with("grpcs://"))
         throw_usage("--bazel-cache '" + s.bazel_cache +
                     "': build-jax.sh passes only http:// and grpc:// URLs to bazel as a remote "
                     "cache; anything else becomes --disk_cache=<that text>. Use http://, grpc:// "

@@ -8,11 +8,11 @@
 namespace perfsweep::report {
 
 namespace {
-std::string num(double v) {
+std::string level_number(double v) {
     const double a = std::fabs(v);
     return util::format_fixed(v, a >= 1000 ? 1 : (a >= 10 ? 2 : (a >= 0.1 ? 4 : 6)));
 }
-std::string pct(double r) {
+std::string signed_percent(double r) {
     if (!std::isfinite(r))
         return r > 0 ? "+inf" : "-inf";
     return (r >= 0 ? "+" : "") + util::format_fixed(100 * r, 2) + "%";
@@ -38,7 +38,7 @@ std::string render_detect_text(const core::DetectResult& r) {
                " points, levels are failure rates (exit-code mode), threshold " +
                util::format_fixed(100 * r.threshold, 2) + " points\n";
     else
-        out += "  " + std::to_string(r.points) + " points, noise " + num(r.noise) + " (" +
+        out += "  " + std::to_string(r.points) + " points, noise " + level_number(r.noise) + " (" +
                util::format_fixed(100 * r.relative_noise, 3) + "%), threshold " +
                util::format_fixed(100 * r.threshold, 2) + "%\n";
     if (r.points > 0)
@@ -49,11 +49,11 @@ std::string render_detect_text(const core::DetectResult& r) {
                "\n";
     // Exit-code mode: levels are failure rates, changes their difference in points.
     auto level = [&](double v) {
-        return r.failure_rates ? util::format_fixed(100 * v, 1) + "%" : num(v);
+        return r.failure_rates ? util::format_fixed(100 * v, 1) + "%" : level_number(v);
     };
     auto change = [&](double d) {
         return r.failure_rates ? (d >= 0 ? "+" : "") + util::format_fixed(100 * d, 1) + " pt"
-                               : pct(d);
+                               : signed_percent(d);
     };
     if (!r.change_points.empty()) {
         TextTable t;

@@ -146,8 +146,8 @@ core::CommitInfo parse_raw_commit(std::string sha, std::string_view raw) {
     return info;
 }
 
-int credentials_cb(git_credential** out, const char* /*url*/, const char* /*user*/,
-                   unsigned int allowed, void* payload) {
+int fetch_credentials(git_credential** out, const char* /*url*/, const char* /*user*/,
+                      unsigned int allowed, void* payload) {
     const auto* token = static_cast<const std::string*>(payload);
     if (token->empty() || !(allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
         return GIT_PASSTHROUGH;
@@ -299,7 +299,7 @@ public:
             if (const char* v = std::getenv(token_env.c_str()))
                 token = v;
         git_fetch_options fo = GIT_FETCH_OPTIONS_INIT;
-        fo.callbacks.credentials = credentials_cb;
+        fo.callbacks.credentials = fetch_credentials;
         fo.callbacks.payload = &token;
         std::string spec = "+refs/heads/*:refs/remotes/" + remote + "/*";
         char* specs[] = {spec.data()};

@@ -84,8 +84,8 @@ struct CallbackState {
     bool rejected = false;
 };
 
-int credentials_cb(git_credential** out, const char*, const char*, unsigned int allowed,
-                   void* payload) {
+int branch_store_credentials(git_credential** out, const char*, const char*, unsigned int allowed,
+                             void* payload) {
     auto* st = static_cast<CallbackState*>(payload);
     if (!st || !st->token || st->token->empty() || st->tries++ > 0 ||
         !(allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
@@ -280,7 +280,7 @@ struct GitBranchStore::Impl {
     git_remote_callbacks callbacks(CallbackState& st) const {
         git_remote_callbacks cb;
         git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
-        cb.credentials = credentials_cb;
+        cb.credentials = branch_store_credentials;
         cb.push_update_reference = push_update_cb;
         cb.payload = &st;
         return cb;
