@@ -270,9 +270,11 @@ private:
 
 TEST_CASE("jax-toolbox: hourly on Slurm holds one allocation, steps share one pyxis container",
           "[jax-toolbox][slurm][cli]") {
-#ifndef PERFSWEEP_PYXIS_STANDIN
-    WARN("SKIPPED: the pyxis stand-in was not built (Slurm's headers, libslurm-dev, are missing)");
-#else
+    if (!std::filesystem::exists(PERFSWEEP_PYXIS_STANDIN)) {
+        WARN("SKIPPED: the pyxis stand-in was not built (Slurm's headers, libslurm-dev, are "
+             "missing)");
+        return;
+    }
     SKIP_WITHOUT_IMAGES();
     test::JaxToolboxWorld w("jax");
     PyxisCluster cluster(PERFSWEEP_PYXIS_STANDIN, w.file("world/docker/rootfs"));
@@ -319,7 +321,6 @@ TEST_CASE("jax-toolbox: hourly on Slurm holds one allocation, steps share one py
     CHECK(asked == 1);
     CHECK_THAT(refused.err,
                Catch::Contains("salloc did not grant an allocation") && Catch::Contains("nope"));
-#endif
 }
 
 TEST_CASE("jax-toolbox: salloc is asked for one node, the pool's GPUs and the user's options",
