@@ -73,7 +73,7 @@ void unregister_group(int slot) {
 // BUILD_ID): a descendant that left the process group (setsid, a double-forked daemon) still
 // inherits it, so a /proc scan finds it when the run must die (timeout, interruption, perfsweep
 // killed). Nested perfsweep runs append their own cookie to the list.
-constexpr const char* k_cookie_name = "PERFSWEEP_RUN_COOKIE";
+constexpr const char* k_cookie_variable = "PERFSWEEP_RUN_COOKIE";
 std::atomic<unsigned long> g_cookie_counter{0};
 
 std::string new_cookie() {
@@ -173,7 +173,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
         env[k] = v;
     const std::string cookie = new_cookie();
     {
-        auto& list = env[k_cookie_name];
+        auto& list = env[k_cookie_variable];
         list = list.empty() ? cookie : list + "," + cookie;
     }
     const std::string path_var = env.count("PATH") ? env["PATH"] : "";
