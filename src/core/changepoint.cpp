@@ -198,10 +198,9 @@ std::vector<bool> find_outlier_runs(const std::vector<double>& y, const std::vec
                     continue;
                 // The ends of the series are the ends of its points still in: a run with only
                 // outliers after it is as new as the newest point.
-                const bool at_end = std::all_of(out.begin() + static_cast<std::ptrdiff_t>(b),
-                                                out.end(), [](bool f) { return f; });
                 const auto after = static_cast<std::size_t>(
                     std::count(out.begin() + static_cast<std::ptrdiff_t>(b), out.end(), false));
+                const bool at_end = after == 0;
                 const bool at_start =
                     std::all_of(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(a),
                                 [](bool f) { return f; });

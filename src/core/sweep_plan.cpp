@@ -389,7 +389,8 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
     //    workers it goes before the coverage too: narrowing a change takes several rounds one
     //    after the other, the coverage does not, so the narrowing is the critical path.
     std::vector<std::pair<std::size_t, std::size_t>> narrowing; // changed intervals split now
-    auto refine = [&](std::size_t max_gap) {
+    // Over the pairs of neighbours (a, b) with min_gap < b - a <= max_gap.
+    auto refine = [&](std::size_t min_gap, std::size_t max_gap) {
         std::vector<std::size_t> anchors;
         for (std::size_t i = 0; i < n; ++i)
             if (m_points[i].state == PointState::ok || planned.count(i))
@@ -402,7 +403,7 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
         };
         for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
             const std::size_t a = anchors[k], b = anchors[k + 1];
-            if (planned.count(a) || planned.count(b) || b - a > max_gap)
+            if (planned.count(a) || planned.count(b) || b - a <= min_gap || b - a > max_gap)
                 continue;
             const PairTest t = compare(a, b);
             if (t.relation == Relation::same)
@@ -452,8 +453,10 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
             add(i, base - static_cast<int>(m_points[i].values.size()));
 
     // (Only intervals the coverage will not split: a longer one is compared once it is covered.)
-    if (workers > 1 && m_options.strategy == SweepStrategy::adaptive)
-        refine(static_cast<std::size_t>(m_options.min_span));
+    const bool narrow_first = workers > 1 && m_options.strategy == SweepStrategy::adaptive;
+    const auto span = static_cast<std::size_t>(m_options.min_span);
+    if (narrow_first)
+        refine(0, span);
     if (m_options.strategy == SweepStrategy::exhaustive) {
         for (std::size_t i = 0; i < n && !full(); ++i)
             if (untested(i))
@@ -511,8 +514,8 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
         }
     }
 
-    // 3. Refinement (see above).
-    refine(n);
+    // 3. Refinement (see above; the short intervals are done when they went first).
+    refine(narrow_first ? span : 0, n);
 
     // 4. Idle workers (parallel GPUs) speculate instead of waiting for the round: inside the
     //    intervals being narrowed, the longest stretch of untested points between the points known
