@@ -144,7 +144,6 @@ int perfsweep_main(int argc, char** argv) {
     adapters::ActionsEnv actions(env_text, stdout);
     HistoryFactory histories;
     RunnerFactory runners(progress, clock, in_actions);
-    adapters::Libgit2Guard libgit2;
     Libgit2Repos repos;
     GitHubHosts code_hosts(actions, clock);
     ProcessSecrets secrets;

@@ -1,6 +1,7 @@
 #include "adapters/demo/demo_world.hpp"
 
 #include "adapters/git/git_handles.hpp"
+#include "adapters/git/libgit2_repo.hpp"
 #include "core/demo/script.hpp"
 #include "util/error.hpp"
 
@@ -123,10 +124,7 @@ std::string self_exe() {
 } // namespace
 
 ports::DemoWorld GitDemoWorldMaker::create(const std::string& root_arg) {
-    git_libgit2_init(); // reference-counted; balanced below
-    struct Shutdown {
-        ~Shutdown() { git_libgit2_shutdown(); }
-    } shutdown;
+    ensure_libgit2();
     const core::DemoScript script = core::demo_script();
     std::error_code ec;
     const fs::path root = fs::absolute(root_arg);

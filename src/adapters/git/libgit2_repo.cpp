@@ -24,6 +24,10 @@ Libgit2Guard::~Libgit2Guard() {
     git_libgit2_shutdown();
 }
 
+void ensure_libgit2() {
+    static const Libgit2Guard guard; // destroyed at exit, after every repo object
+}
+
 namespace {
 
 /// Write this process's pid to `path` (best effort: without it a stale lock needs a manual
@@ -359,6 +363,7 @@ private:
 
 std::unique_ptr<ports::SourceRepo> open_libgit2_repo(const std::string& name,
                                                      const std::string& path) {
+    ensure_libgit2();
     return std::make_unique<Libgit2Repo>(name, path);
 }
 

@@ -8,7 +8,11 @@
 
 namespace perfsweep::adapters {
 
-/// Initialises libgit2 for the life of the object; create one in main() before any repo.
+/// Initialise libgit2 once in this process, at the first use (its init loads the system's CA
+/// bundle: tens of milliseconds a process that never touches git would pay); shut down at exit.
+void ensure_libgit2();
+
+/// Initialises libgit2 for the life of the object (reference-counted by libgit2).
 class Libgit2Guard {
 public:
     /// git_libgit2_init.

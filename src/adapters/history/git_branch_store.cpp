@@ -2,6 +2,7 @@
 
 #include "adapters/compat/library_compat.hpp"
 #include "adapters/git/git_handles.hpp"
+#include "adapters/git/libgit2_repo.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -108,9 +109,8 @@ bool is_git_history_spec(const std::string& spec) {
 GitHistorySpec parse_git_history_spec(const std::string& spec, const std::string& start_dir) {
     GitHistorySpec s;
     auto valid_branch = [&](const std::string& b) {
-        git_libgit2_init();
+        ensure_libgit2();
         const bool valid = compat::reference_name_is_valid("refs/heads/" + b);
-        git_libgit2_shutdown();
         if (b.empty() || !valid)
             throw_usage("--history '" + strip_userinfo(spec) + "': '" + b +
                         "' is not a valid branch name");
@@ -346,7 +346,7 @@ struct GitBranchStore::Impl {
 
 GitBranchStore::GitBranchStore(GitHistorySpec spec, GitStoreOptions options)
     : m_impl(std::make_unique<Impl>()) {
-    git_libgit2_init();
+    ensure_libgit2();
     // Durable, not only atomic: the history's objects and the branch ref are fsynced when written
     // (libgit2 leaves fsync off by default; the setting is process-wide, so in a process that
     // opened a git history hourly's checkouts also fsync what they write under .git).
@@ -387,7 +387,6 @@ GitBranchStore::GitBranchStore(GitHistorySpec spec, GitStoreOptions options)
 
 GitBranchStore::~GitBranchStore() {
     m_impl->repo.reset();
-    git_libgit2_shutdown();
 }
 
 std::string GitBranchStore::describe() const {
