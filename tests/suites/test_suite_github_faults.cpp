@@ -198,12 +198,7 @@ public:
     bool available() const { return m_gh.available(); }
 
     std::string control(const std::string& what, const std::string& json = "") const {
-        std::vector<std::string> argv = {"curl", "-s", m_gh.url() + "/_control/" + what};
-        if (!json.empty()) {
-            argv.emplace_back("--data-binary");
-            argv.push_back(json);
-        }
-        return spawn_capture(argv, environment_with({})).out;
+        return m_gh.control(what, json);
     }
 
     Outcome run(const Flow& f, int id) {

@@ -20,7 +20,8 @@ public:
     bool available() const { return m_port > 0; }
     /// "http://127.0.0.1:PORT".
     std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
-    /// POST `json` to the control endpoint `/_control/<what>`; returns the reply body.
+    /// POST `json` (or, for "@PATH", that file's content) to the control endpoint
+    /// `/_control/<what>`, GET it when `json` is empty; returns the reply body.
     std::string control(const std::string& what, const std::string& json = "") const;
 
 private:

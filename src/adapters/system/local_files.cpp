@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -34,7 +33,9 @@ std::string LocalFiles::read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw_usage("cannot read '" + path + "': " + std::strerror(errno));
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 void LocalFiles::write_atomic(const std::string& path, const std::string& content) {
