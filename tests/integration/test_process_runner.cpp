@@ -585,7 +585,7 @@ TEST_CASE("a process that leaves the group and clears its environment dies with 
 
 TEST_CASE("PERFSWEEP_CGROUPS=off falls back to the process group and the cookie, and says so",
           "[runner][none][cgroup]") {
-    // One spawn: the setting is read once per process. (With cgroups on, the test above checks
+    // One exec: the setting is read once per process. (With cgroups on, the test above checks
     // PERFSWEEP_CGROUP in the run's environment in this process.)
     test::TempDir dir{"perfsweep-cgroups-off"};
     const auto logs = dir.file("logs");
@@ -596,9 +596,9 @@ TEST_CASE("PERFSWEEP_CGROUPS=off falls back to the process group and the cookie,
         ::dup2(null, 1);
         ::dup2(null, 2);
         ::setenv("PERFSWEEP_CGROUPS", "off", 1);
-        test::exec_perfsweep({"run", "--runtime", "none", "--env-probe", "none", "--label", "off",
-                              "--test", "sh -c 'echo cgroup=$PERFSWEEP_CGROUP; echo MLUPS: 1'",
-                              "--logs", logs});
+        test::exec_real_perfsweep(
+            {"run", "--runtime", "none", "--env-probe", "none", "--label", "off", "--test",
+             "sh -c 'echo cgroup=$PERFSWEEP_CGROUP; echo MLUPS: 1'", "--logs", logs});
     }
     int status = 0;
     ::waitpid(pid, &status, 0);
