@@ -132,7 +132,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 int main(int argc, char** argv) {
     const bool ours_only = argc > 1 && std::string(argv[1]) == "--ours-only"; // quick iteration
     using namespace perfsweep;
-    adapters::Libgit2Guard guard;
+    adapters::ensure_libgit2();
     const fs::path root =
         fs::temp_directory_path() / ("perfsweep-bench-git-" + std::to_string(getpid()));
     const std::vector<std::string> names{"jax", "xla"};

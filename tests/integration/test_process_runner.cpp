@@ -596,7 +596,7 @@ TEST_CASE("PERFSWEEP_CGROUPS=off falls back to the process group and the cookie,
         ::dup2(null, 1);
         ::dup2(null, 2);
         ::setenv("PERFSWEEP_CGROUPS", "off", 1);
-        test::exec_real_perfsweep(
+        test::exec_perfsweep_binary(
             {"run", "--runtime", "none", "--env-probe", "none", "--label", "off", "--test",
              "sh -c 'echo cgroup=$PERFSWEEP_CGROUP; echo MLUPS: 1'", "--logs", logs});
     }

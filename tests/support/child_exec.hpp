@@ -16,18 +16,4 @@ namespace perfsweep::test {
     become_perfsweep(args);
 }
 
-/// In a forked child: exec the perfsweep binary with `args`, always (for what a process reads
-/// once and keeps, such as PERFSWEEP_CGROUPS: an exec-free child would inherit what an earlier
-/// test case of this process found). Never returns.
-[[noreturn]] inline void exec_real_perfsweep(const std::vector<std::string>& args) {
-    std::vector<std::string> argv{PERFSWEEP_EXE};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> cargs;
-    for (auto& a : argv)
-        cargs.push_back(a.data());
-    cargs.push_back(nullptr);
-    ::execv(cargs[0], cargs.data());
-    ::_exit(127);
-}
-
 } // namespace perfsweep::test

@@ -175,16 +175,22 @@ bool perfsweep_runs_exec() {
     return v && std::string(v) == "1";
 }
 
-[[noreturn]] void become_perfsweep(const std::vector<std::string>& args) {
+[[noreturn]] void exec_perfsweep_binary(const std::vector<std::string>& args) {
     std::vector<std::string> argv{PERFSWEEP_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
     auto cargs = c_argv(argv);
+    ::execv(cargs[0], cargs.data());
+    ::_exit(127);
+}
+
+[[noreturn]] void become_perfsweep(const std::vector<std::string>& args) {
     // `demo` records its own executable (/proc/self/exe) in the world and state it writes, which
     // later commands name as PERFSWEEP_EXE: it runs as the real binary.
-    if (perfsweep_runs_exec() || (!args.empty() && args[0] == "demo")) {
-        ::execv(cargs[0], cargs.data());
-        ::_exit(127);
-    }
+    if (perfsweep_runs_exec() || (!args.empty() && args[0] == "demo"))
+        exec_perfsweep_binary(args);
+    std::vector<std::string> argv{PERFSWEEP_EXE};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto cargs = c_argv(argv);
     // Output the test process wrote but had not flushed when the caller forked (Catch's
     // "Filters:" line, when stdout is a pipe) would come out of this child too: exec drops it.
     ::__fpurge(stdout);

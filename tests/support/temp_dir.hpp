@@ -48,6 +48,8 @@ CommandResult run_perfsweep(const std::vector<std::string>& args,
 
 /// In a forked child: run perfsweep with `args` as run_perfsweep does, then exit with its status.
 [[noreturn]] void become_perfsweep(const std::vector<std::string>& args);
+/// In a forked child: exec the built perfsweep binary with `args`, always. Never returns.
+[[noreturn]] void exec_perfsweep_binary(const std::vector<std::string>& args);
 /// Whether PERFSWEEP_TEST_EXEC=1 asks for the built binary instead of an exec-free child.
 bool perfsweep_runs_exec();
 

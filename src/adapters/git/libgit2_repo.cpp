@@ -17,15 +17,12 @@
 
 namespace perfsweep::adapters {
 
-Libgit2Guard::Libgit2Guard() {
-    git_libgit2_init();
-}
-Libgit2Guard::~Libgit2Guard() {
-    git_libgit2_shutdown();
-}
-
 void ensure_libgit2() {
-    static const Libgit2Guard guard; // destroyed at exit, after every repo object
+    // Destroyed at exit, after every repo object.
+    static const struct Libgit2 {
+        Libgit2() { git_libgit2_init(); }
+        ~Libgit2() { git_libgit2_shutdown(); }
+    } once;
 }
 
 namespace {

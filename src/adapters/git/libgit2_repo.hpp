@@ -12,17 +12,6 @@ namespace perfsweep::adapters {
 /// bundle: tens of milliseconds a process that never touches git would pay); shut down at exit.
 void ensure_libgit2();
 
-/// Initialises libgit2 for the life of the object (reference-counted by libgit2).
-class Libgit2Guard {
-public:
-    /// git_libgit2_init.
-    Libgit2Guard();
-    /// git_libgit2_shutdown.
-    ~Libgit2Guard();
-    Libgit2Guard(const Libgit2Guard&) = delete;
-    Libgit2Guard& operator=(const Libgit2Guard&) = delete;
-};
-
 /// Open the clone at `path` as repo `name`. Throws a usage error when it is not a git repository
 /// with a worktree.
 std::unique_ptr<ports::SourceRepo> open_libgit2_repo(const std::string& name,
