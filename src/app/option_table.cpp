@@ -133,7 +133,7 @@ std::vector<OptionSpec> make_options() {
          0, true},
         {"commits-label", T::list, "REPO=LABEL",
          "The image label naming the commit REPO was built from, read without pulling "
-         "(docker/podman; repeatable), e.g. jax=org.opencontainers.image.revision"},
+         "(docker/podman; repeatable), e.g. jax=com.example.jax-commit"},
         {"state", T::text, "DIR",
          "Resumable state directory: every finished run is kept there; the same command resumes", 0,
          true},
