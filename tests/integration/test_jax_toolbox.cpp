@@ -246,6 +246,35 @@ TEST_CASE("jax-toolbox: the culprit is found with the host clones mounted over /
     finds_culprit("jax", {"--jax-toolbox-sources", "mounted"});
 }
 
+TEST_CASE("jax-toolbox: daily over the stand-in nightlies reads their environment past the CUDA "
+          "banner and calls a source change a source change",
+          "[jax-toolbox][cli]") {
+    SKIP_WITHOUT_IMAGES();
+    test::JaxToolboxWorld w("jax");
+    // `docker run` of the nvidia/cuda-based nightlies prints the CUDA banner before the probe;
+    // the nightlies' own jax and jaxlib (X.devDATE) are built from the swept sources.
+    const auto r = test::run_perfsweep(
+        {"daily", "--from", w["GOOD_DATE"], "--to", w["BAD_DATE"], "--runtime", "docker", "--image",
+         w["IMAGE_TEMPLATE"], "--test", "standin-bench", "--repeats", "1", "--commits-probe",
+         "cat /opt/manifest.d/git-clone.yaml", "--logs", w.file("logs"), "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find("rejected") == std::string::npos);
+    const auto d = test::parse_json_object(r.out);
+    REQUIRE(d["boundaries"].Size() == 1);
+    const auto& a = d["boundaries"][0]["attribution"];
+    CHECK(std::string(a["cause"].GetString()) == "source");
+    CHECK_THAT(a["summary"].GetString(),
+               Catch::StartsWith("sources changed (jax, xla); the recorded environment is "
+                                 "identical"));
+    // The probe did read the nightly's environment (not the banner).
+    const auto probe = logs_named(w.file("logs"), "env-probe.log");
+    REQUIRE(!probe.empty());
+    CHECK_THAT(probe.front(), Catch::Contains("== CUDA ==") &&
+                                  Catch::Contains("jaxlib=0.5.4.dev" +
+                                                  util::replace_all(w["GOOD_DATE"], "-", "")));
+}
+
 TEST_CASE("jax-toolbox: the build forms perfsweep's docs once showed fail against the stand-in",
           "[jax-toolbox][cli]") {
     SKIP_WITHOUT_IMAGES();
