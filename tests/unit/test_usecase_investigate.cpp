@@ -182,8 +182,8 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
     // +3 %, -3 %, 0 %, +3 % (a cold cache, a clock boost) and later runs quiet. 3 runs per window
     // end of the 7 % step give p ~ 0.05: metric mode used to stop there with "the window ends do
     // not differ significantly" (what 3 H200 runs of a -3.8 % step did), while the nightlies had
-    // shown the step.
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    // shown the step. The culprit (14:20) is one of two commits of the hour 14:00 -> 15:00.
+    Pipeline p(k_may1 + 12 * 86400 + 14 * 3600 + 600);
     p.record_history("2024-05-15");
     const auto quiet = p.w.runners.run;
     p.w.runners.run = [&p, quiet](const ports::PointRequest& r, int repeat) {
@@ -214,9 +214,10 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
 TEST_CASE("investigate in-process: the output links are announced once when the commit stage "
           "confirms the hourly window",
           "[usecase][investigate][hourly]") {
-    // Commits every 40 minutes, hourly states at :40: the window 13:40 -> 14:40 of 2024-05-13
-    // holds one commit (14:20), the culprit, so the commit stage confirms the hourly pair.
-    Pipeline p(k_may1 + 12 * 86400 + 14 * 3600 + 600);
+    // Commits every 40 minutes (:20, :00, :40), hourly states at whole hours: the window 13:00
+    // -> 14:00 of 2024-05-13 holds one commit (13:40), the culprit, so the commit stage confirms
+    // the hourly pair.
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 1800);
     p.record_history("2024-05-15");
     const auto r = app::run_investigate(p.options({}), p.w.adapters);
     REQUIRE(r.outputs.count("culprit"));
