@@ -1,5 +1,6 @@
 #include "app/investigate.hpp"
 
+#include "app/newest_point.hpp"
 #include "app/run_point.hpp"
 #include "core/command_template.hpp"
 #include "core/commit_text.hpp"
@@ -151,6 +152,30 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     inv.detect = detected.result;
     for (const auto& w : detected.warnings)
         progress.line("warning: " + w);
+    // A newest point alone off the level (the first bad night, or an outlier): measure that
+    // nightly again and decide now (app/newest_point), rather than wait for the next night.
+    if (o.from.empty() && o.to.empty())
+        inv.detect = settle_newest_point(
+                         inv.detect, *history, o.daily.sweep.repeats, o.daily.sweep.max_repeats,
+                         [&](const std::string& label, int runs, int round) {
+                             daily_runners();
+                             auto d = daily_options(
+                                 label, label, "newest-" + label + "-" + std::to_string(round));
+                             d.sweep.strategy = core::SweepStrategy::exhaustive;
+                             d.sweep.repeats = d.sweep.max_repeats = runs;
+                             d.rerun = true; // new runs, recorded into the history
+                             const auto again = run_daily(d, a, daily_instruments());
+                             record_runs += again.sweep.runs;
+                             std::vector<double> values;
+                             for (const auto& m : again.measurements.empty()
+                                                      ? std::vector<core::Measurement>{}
+                                                      : again.measurements.front())
+                                 if (m.status == core::Status::ok)
+                                     values.insert(values.end(), m.values.begin(), m.values.end());
+                             return values;
+                         },
+                         progress)
+                         .detect;
     const auto& det = inv.detect;
     core::Verdict verdict = det.verdict; // an explicit range's sweep overrides it (below)
     std::string reason = det.reason;

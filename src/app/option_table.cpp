@@ -422,6 +422,8 @@ std::vector<CommandSpec> make_commands() {
                       "docker/podman: one kept container; slurm: one held allocation (with "
                       "--image one named pyxis container); --jax-toolbox: docker unless given"},
                      {"image", "", false, "the last good environment"},
+                     {"gpus", "", false,
+                      "the GPUs of the kept container (docker --gpus device=LIST) or allocation"},
                      {"strategy", d.hourly_strategy, false,
                       "bisect (fewest builds) | adaptive (a stride, then bisection) | sequential"},
                      {"repeats", d.hourly_repeats, false,

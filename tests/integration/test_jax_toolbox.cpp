@@ -222,14 +222,19 @@ void finds_culprit(const std::string& generation, const std::vector<std::string>
 
 } // namespace
 
-TEST_CASE("jax-toolbox: the docs' hourly example finds the culprit inside a jax- image",
+TEST_CASE("jax-toolbox: the docs' hourly example finds the culprit inside a jax- image, on the GPU "
+          "it names",
           "[jax-toolbox][cli]") {
     SKIP_WITHOUT_IMAGES();
     test::JaxToolboxWorld w("jax");
     auto args = docs_example(w);
+    // The example names its GPU: without one a plain `docker run` has none (CPU numbers).
+    CHECK(std::find(args.begin(), args.end(), "--gpus") != args.end());
     // The stand-in nightlies carry build-jax.sh ed544116, which has -r/--release (2025-12).
     args.push_back("--build-jax-arg=-r");
     finds_culprit(w, "jax", args);
+    for (const auto& log : logs_named(w.file("logs"), "run-1.log"))
+        CHECK_THAT(log, Catch::Contains("gpus: 0\n"));
 }
 
 TEST_CASE("jax-toolbox: the culprit is found inside a 2023 nightly- image (/opt/*-source)",
