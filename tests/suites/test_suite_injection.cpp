@@ -445,7 +445,7 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
                                 "--image", H[static_cast<std::size_t>(d) % H.size()]},
                                sb.env());
         REQUIRE(r.exit_code == 0);
-        audit(sb, t, "record " + day, r, {});
+        audit(sb, t, "record " + day, r, {"points", "failed-points"});
     }
     const std::set<std::string> investigate_keys = {
         "verdict",     "relative-change", "last-good",   "first-bad", "window",          "culprit",
@@ -574,10 +574,12 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
                 run_command({"bash", std::string(PERFSWEEP_SOURCE_DIR) + "/action/run.sh"}, env);
             INFO(mode << " #" << i << ": " << r.err.substr(0, 1000));
             CHECK(r.exit_code != 127);
-            // detect also publishes its verdict and window ends (action.yml's outputs).
+            // detect also publishes its verdict, window ends and series counts, run its points
+            // (action.yml's outputs).
             audit(sb, t, "action " + mode + " #" + std::to_string(i), r,
-                  {"exit-code", "verdict", "relative-change", "last-good", "first-bad"}, {},
-                  {"ghs_secret"});
+                  {"exit-code", "verdict", "relative-change", "last-good", "first-bad", "series",
+                   "regressions", "points", "failed-points"},
+                  {}, {"ghs_secret"});
         }
     }
 
