@@ -195,6 +195,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
     Totals t;
     const auto& H = sb.hostile;
     const std::set<std::string> none;
+    const std::set<std::string> point_keys = {"points", "failed-points"}; // run and record
     const std::string bench = sb.dir.file("bench.sh");
     // The benchmark prints every hostile string on stdout and stderr, then its metric.
     std::string script = "#!/bin/sh\n";
@@ -236,7 +237,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
             auto r = run_perfsweep(args, sb.env());
             INFO("run label #" << i << " json=" << json << "\n" << r.err.substr(0, 2000));
             CHECK((r.exit_code == 0 || r.exit_code == 2));
-            audit(sb, t, "run label #" + std::to_string(i), r, none);
+            audit(sb, t, "run label #" + std::to_string(i), r, point_keys);
         }
     }
     // 2. record from a hostile output file with a hostile label and reason; 3. detect over the
