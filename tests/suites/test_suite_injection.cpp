@@ -251,7 +251,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
                                sb.env());
         INFO("record #" << i << " " << r.err.substr(0, 2000));
         CHECK((r.exit_code == 0 || r.exit_code == 2));
-        audit(sb, t, "record #" + std::to_string(i), r, none);
+        audit(sb, t, "record #" + std::to_string(i), r, point_keys);
     }
     for (const char* fmt : {"", "--json"}) {
         std::vector<std::string> args = {"detect", "--history", history};
@@ -259,7 +259,8 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
             args.push_back(fmt);
         auto r = run_perfsweep(args, sb.env());
         CHECK(r.exit_code != 3);
-        audit(sb, t, std::string("detect ") + fmt, r, none);
+        audit(sb, t, std::string("detect ") + fmt, r,
+              {"verdict", "relative-change", "last-good", "first-bad", "series", "regressions"});
     }
     // 4. hostile flag values that are refused: the error message quotes them.
     for (std::size_t i = 0; i < H.size(); ++i) {
@@ -397,7 +398,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
                                    sb.env(denv));
             INFO("docker image #" << i << ": " << r.err.substr(0, 1500));
             CHECK((r.exit_code == 0 || r.exit_code == 2 || r.exit_code == 4));
-            audit(sb, t, "docker image #" + std::to_string(i), r, none);
+            audit(sb, t, "docker image #" + std::to_string(i), r, point_keys);
             // Exactly one argv word of some docker call equals the expanded image.
             bool found = false;
             if (fs::exists(calls))
