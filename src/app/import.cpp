@@ -55,6 +55,9 @@ ImportOutcome run_import(const ImportRequest& request, ports::Adapters& adapters
     std::vector<core::Measurement> all;
     for (const auto& in : request.inputs) {
         auto ms = read_measurements(in, request.format, request.defaults, adapters);
+        if (!request.testbed.empty())
+            for (auto& m : ms)
+                m.runner["testbed"] = request.testbed;
         all.insert(all.end(), ms.begin(), ms.end());
     }
     auto store = adapters.histories.open(request.history);

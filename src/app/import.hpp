@@ -25,6 +25,7 @@ struct ImportRequest {
     std::optional<core::ImportFormat> format;
     core::ImportDefaults defaults;
     std::string history;
+    std::string testbed; ///< --testbed, stored as every record's runner["testbed"]
 };
 
 /// What an import did.

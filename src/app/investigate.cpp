@@ -141,6 +141,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     dr.history = o.history;
     dr.benchmark = o.daily_runner.benchmark;
     dr.metric = o.daily_runner.metric;
+    dr.testbed = o.daily_runner.testbed;
     dr.direction = o.daily_runner.direction;
     if (o.daily_runner.exit_code_mode) { // the runner records failure indicators as "failed"
         dr.metric = "failed";

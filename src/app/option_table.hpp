@@ -64,6 +64,8 @@ struct CommandOption {
     std::vector<OldName> old_names; ///< deprecated aliases on this command
     Positional positional = Positional::no;
     bool hidden = false; ///< not listed in help (internal plumbing)
+    /// A text option this command takes several times (each value kept, e.g. record's --metric).
+    bool repeatable = false;
     /// An entry of a command's option list.
     CommandOption(std::string_view n, std::string_view def = {}, bool req = false, // NOLINT
                   std::string_view detail = {}, std::vector<OldName> old = {},
