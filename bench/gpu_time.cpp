@@ -303,14 +303,10 @@ HourlyRun hourly_once(const Window& w, const std::string& strategy, int repeats,
         }
     } repos(w);
     fakes::World world; // the other ports, in memory
-    ports::Adapters a{
-        world.files,        world.progress, world.clock,      world.actions, world.histories,
-        world.runners,      repos,          world.code_hosts, world.secrets, world.records,
-        world.issue_events, world.results,  world.demo_world};
-    app::Instruments with;
-    with.builder = &bench;
-    with.runner = &bench;
-    const auto r = app::run_hourly(o, a, with);
+    ports::Adapters a{world.files,     world.progress,  world.clock, world.actions,
+                      world.histories, world.runners,   repos,       world.code_hosts,
+                      world.secrets,   world.demo_world};
+    const auto r = app::run_hourly(o, a, {bench, bench});
     HourlyRun out;
     out.builds = bench.builds;
     out.runs = bench.runs;

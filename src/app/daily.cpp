@@ -49,10 +49,8 @@ std::vector<std::string> daily_candidates(const std::string& from, const std::st
 }
 
 core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
-                            const Instruments& with) {
-    if (!with.runner)
-        throw_infra("daily: no benchmark runner was opened");
-    ports::PointRunner& runner = *with.runner;
+                            const DailyInstruments& with) {
+    ports::PointRunner& runner = with.runner;
     ports::CommandRunner* probe = with.probe;
     ports::HistoryStore* history = with.history;
     ports::Files& files = adapters.files;

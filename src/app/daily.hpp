@@ -35,10 +35,10 @@ struct DailyOptions {
 /// The candidate dates of [from, to]; throws a usage error naming the flag on a bad date.
 std::vector<std::string> daily_candidates(const std::string& from, const std::string& to);
 
-/// Run the sweep with `with.runner` (required), reusing and appending to `with.history` (may be
-/// null). `with.probe` (optional) runs the commits probe once per date that measured ok (not as a
+/// Run the sweep with `with.runner`, reusing and appending to `with.history` (when given).
+/// `with.probe` (when given) runs the commits probe once per date that measured ok (not as a
 /// benchmark run: not counted); its output is parsed with core::parse_commit_probe.
 core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
-                            const Instruments& with);
+                            const DailyInstruments& with);
 
 } // namespace perfsweep::app

@@ -51,7 +51,8 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
         d.unit = request.unit;
         if (request.direction)
             d.direction = *request.direction;
-        all = read_measurements(request.input, request.format, d, adapters);
+        all =
+            read_measurements(request.input, request.format, d, adapters.files, request.read_json);
     }
     std::vector<core::Measurement> series;
     std::set<std::pair<std::string, std::string>> found, chosen;

@@ -1,6 +1,7 @@
 #pragma once
 // Use case: detect change points and a verdict on a history or an import file.
 
+#include "app/import.hpp"
 #include "app/threshold.hpp"
 #include "core/detect.hpp"
 #include "core/import_formats.hpp"
@@ -18,6 +19,7 @@ struct DetectRequest {
     std::string history;                      ///< --history spec
     std::string input;                        ///< --input file
     std::optional<core::ImportFormat> format; ///< --format for --input
+    JsonImportReader read_json = nullptr;     ///< --input's JSON formats (set by the CLI)
     std::string benchmark;                    ///< filter (and default name for imports)
     std::string metric;                       ///< filter (and metric name for imports)
     std::string unit;                         ///< unit for imports

@@ -115,7 +115,7 @@ MatrixPlan plan_daily_matrix(const PlanOptions& options, ports::HistoryStore* hi
 }
 
 MergeResult merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
-                         const ports::RecordFormat& format, ports::HistoryStore* history) {
+                         ports::HistoryStore* history) {
     if (inputs.empty())
         throw_usage("merge: no input files (give result files or a directory holding them)");
     MergeResult out;
@@ -127,7 +127,7 @@ MergeResult merge_points(const std::vector<MergeInput>& inputs, const MergeOptio
     };
     std::vector<Read> reads;
     for (const auto& in : inputs)
-        for (auto& m : format.read_records(in.text, in.name)) {
+        for (auto m : in.records) {
             ++out.records;
             if (!util::parse_date(m.label))
                 throw_usage(in.name + ": label '" + m.label +

@@ -8,7 +8,6 @@
 #include "core/model.hpp"
 #include "core/sweep_plan.hpp"
 #include "ports/history_store.hpp"
-#include "ports/record_format.hpp"
 
 #include <cstddef>
 #include <string>
@@ -53,8 +52,8 @@ std::vector<std::size_t> spread_evenly(std::size_t n, std::size_t count);
 
 /// One uploaded result file: its name (for messages) and its text.
 struct MergeInput {
-    std::string name; ///< path as given
-    std::string text; ///< whole content
+    std::string name;                       ///< path as given
+    std::vector<core::Measurement> records; ///< its records (adapters::read_records)
 };
 
 /// What `perfsweep merge` was asked to do.
@@ -79,6 +78,6 @@ struct MergeResult {
 /// null), then compute the daily result over the merged dates (plus ok history dates of the same
 /// benchmark that no input covers).
 MergeResult merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
-                         const ports::RecordFormat& format, ports::HistoryStore* history);
+                         ports::HistoryStore* history);
 
 } // namespace perfsweep::app

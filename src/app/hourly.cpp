@@ -20,16 +20,6 @@ namespace perfsweep::app {
 
 namespace {
 
-/// The side effects the stage uses (builder and runner may be null with plan).
-struct HourlyPorts {
-    ports::SourceRepos* repos = nullptr;
-    ports::Builder* builder = nullptr;
-    ports::PointRunner* runner = nullptr;
-    ports::Files* files = nullptr;
-    ports::Clock* clock = nullptr;
-    ports::Progress* progress = nullptr;
-};
-
 using Commits = std::map<std::string, std::string>;
 using Times = std::map<std::string, util::UnixSeconds>;
 
@@ -83,20 +73,20 @@ core::StateStatus end_status(const Eval& ev, core::StateStatus level) {
 /// build and run in the journal and the book (core/source_plan), and drives the pure planner.
 class Engine {
 public:
-    Engine(const HourlyOptions& o, HourlyPorts& p,
+    Engine(const HourlyOptions& o, ports::Adapters& a, const SourceInstruments& with,
            std::vector<std::unique_ptr<ports::SourceRepo>>& repos, core::HourlyResult& r)
-        : m_opt(o), m_ports(p), m_repos(repos), m_result(r),
-          m_journal(p.files, o.state_dir, "hourly", o.settings_key) {
-        m_start = m_ports.clock ? m_ports.clock->now() : 0;
+        : m_opt(o), m_a(a), m_with(with), m_repos(repos), m_result(r),
+          m_journal(&a.files, o.state_dir, "hourly", o.settings_key) {
+        m_start = m_a.clock.now();
         for (const auto& e : m_journal.resumed())
             m_book.apply(e, true);
         // The build output is the last finished build's (also across a kill: the journal's
         // building/build records), whatever HEAD says.
         m_built_key = m_book.built();
-        if (!m_journal.resumed().empty() && m_ports.progress)
-            m_ports.progress->line("resuming from " + m_journal.path() + ": " +
-                                   std::to_string(m_book.spend().builds) + " builds, " +
-                                   std::to_string(m_book.spend().runs) + " runs");
+        if (!m_journal.resumed().empty())
+            m_a.progress.line("resuming from " + m_journal.path() + ": " +
+                              std::to_string(m_book.spend().builds) + " builds, " +
+                              std::to_string(m_book.spend().runs) + " runs");
         publish();
     }
 
@@ -133,17 +123,17 @@ public:
 
     /// Point OUTPUTS/last-good and OUTPUTS/first-bad at the output dirs of `good` and `bad`.
     void link_outputs(const Point& good, const Point& bad) {
-        if (m_opt.outputs_dir.empty() || !m_ports.files)
+        if (m_opt.outputs_dir.empty())
             return;
         for (const auto& [link, p] :
              {std::pair<const char*, const Point*>{"last-good", &good}, {"first-bad", &bad}}) {
-            m_ports.files->make_dirs(m_opt.outputs_dir + "/" + output_name(*p));
-            m_ports.files->point_link(m_opt.outputs_dir + "/" + link, output_name(*p));
+            m_a.files.make_dirs(m_opt.outputs_dir + "/" + output_name(*p));
+            m_a.files.point_link(m_opt.outputs_dir + "/" + link, output_name(*p));
         }
         auto line = "outputs: " + m_opt.outputs_dir + "/last-good -> " + output_name(good) +
                     ", first-bad -> " + output_name(bad);
-        if (m_ports.progress && line != m_outputs_line) // the commit stage may confirm the window
-            m_ports.progress->line(line);
+        if (line != m_outputs_line) // the commit stage may confirm the window
+            m_a.progress.line(line);
         m_outputs_line = std::move(line);
     }
 
@@ -242,7 +232,7 @@ private:
             return false;
         if (m_opt.max_runs > 0 && m_book.spend().runs >= m_opt.max_runs)
             return false;
-        if (m_opt.max_time > 0 && m_ports.clock && m_ports.clock->now() - m_start >= m_opt.max_time)
+        if (m_opt.max_time > 0 && m_a.clock.now() - m_start >= m_opt.max_time)
             return false;
         return true;
     }
@@ -287,20 +277,18 @@ private:
         const bool needs_build = !(f && f->built && at_state);
         if (!budget_left(needs_build))
             return {"budget", f ? f->values : std::vector<double>{}, "budget exhausted"};
-        if (!m_ports.builder || !m_ports.runner)
-            throw_usage("hourly: --build and --test are needed to test states");
         for (const auto& repo : m_repos)
             if (!m_checked_out || repo->head() != p.commits.at(repo->name()))
                 repo->checkout(p.commits.at(repo->name()));
         m_checked_out = true;
         util::crash_point("hourly.after_checkout"); // at the state, its build not yet started
-        if (!m_opt.outputs_dir.empty() && m_ports.files)
-            m_ports.files->make_dirs(m_opt.outputs_dir + "/" + output_name(p));
+        if (!m_opt.outputs_dir.empty())
+            m_a.files.make_dirs(m_opt.outputs_dir + "/" + output_name(p));
         auto req = request(p, stage);
         if (needs_build) {
             add(event(core::JournalEvent::Kind::building, key)); // the output is no state's now
             m_built_key.clear();
-            auto out = m_ports.builder->build(req);
+            auto out = m_with.builder.build(req);
             util::crash_point("hourly.after_build"); // built, not yet recorded
             auto done = event(core::JournalEvent::Kind::build, key);
             done.ok = out.ok;
@@ -315,7 +303,7 @@ private:
                 break;
             const auto* so_far = m_book.find(key);
             req.first_repeat = static_cast<int>(so_far ? so_far->runs : 0) + 1;
-            auto ms = m_ports.runner->run_points({req});
+            auto ms = m_with.runner.run_points({req});
             if (ms.empty())
                 throw_infra("hourly: the runner returned no measurement for " + req.label);
             util::crash_point("hourly.after_run"); // measured, not yet recorded
@@ -355,13 +343,12 @@ private:
     }
 
     void report(const Point& p, const std::string& what) {
-        if (m_ports.progress)
-            m_ports.progress->line(util::format_iso8601(p.time) + "  " + describe(p.commits) +
-                                   "  " + what);
+        m_a.progress.line(util::format_iso8601(p.time) + "  " + describe(p.commits) + "  " + what);
     }
 
     const HourlyOptions& m_opt;
-    HourlyPorts& m_ports;
+    ports::Adapters& m_a;
+    const SourceInstruments& m_with;
     std::vector<std::unique_ptr<ports::SourceRepo>>& m_repos;
     core::HourlyResult& m_result;
     JournalFile m_journal;
@@ -381,10 +368,11 @@ core::StateOutcome outcome_of(const Point& p) {
 
 } // namespace
 
-core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
-                              const Instruments& with) {
-    HourlyPorts ports{&adapters.repos, with.builder,    with.runner,
-                      &adapters.files, &adapters.clock, &adapters.progress};
+namespace {
+
+// The stage; `with` is null for a plan (nothing built or run).
+core::HourlyResult hourly_stage(const HourlyOptions& o, ports::Adapters& ports,
+                                const SourceInstruments* with) {
     if (o.repos.empty())
         throw_usage("hourly: expected at least one --repo NAME=PATH");
     if (o.strategy != "sequential" && o.strategy != "adaptive" && o.strategy != "bisect")
@@ -399,14 +387,13 @@ core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
     for (const auto& spec : o.repos) {
         if (!names.insert(spec.name).second)
             throw_usage("--repo " + spec.name + ": the name is given twice");
-        auto repo = ports.repos->open(spec.name, spec.path);
+        auto repo = ports.repos.open(spec.name, spec.path);
         if (repo->is_shallow())
             throw_usage("--repo " + spec.name + "=" + spec.path +
                         ": a shallow clone; the hourly stage needs full history (run `git fetch "
                         "--unshallow` in it)");
         if (o.fetch) {
-            if (ports.progress)
-                ports.progress->line("fetching " + spec.name);
+            ports.progress.line("fetching " + spec.name);
             repo->fetch("origin", o.token_env);
         }
         repos.push_back(std::move(repo));
@@ -493,7 +480,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
         out.changed = states[i].changed;
         out.duplicate = states[i].duplicate;
         out.status = states[i].duplicate ? core::StateStatus::duplicate
-                     : o.plan            ? core::StateStatus::planned
+                     : !with             ? core::StateStatus::planned
                                          : core::StateStatus::untested;
         result.states.push_back(out);
         if (!states[i].duplicate) {
@@ -501,7 +488,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
             distinct_state.push_back(i);
         }
     }
-    if (o.plan) {
+    if (!with) {
         result.conclusion = core::HourlyConclusion::planned;
         result.message = std::to_string(states.size()) + " states, " +
                          std::to_string(distinct.size()) + " distinct";
@@ -514,7 +501,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
         return result;
     }
 
-    Engine engine(o, ports, repos, result);
+    Engine engine(o, ports, *with, repos, result);
     // The ends give the reference samples.
     std::vector<core::StateOutcome> outs;
     for (const auto& p : distinct)
@@ -565,15 +552,14 @@ core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
     for (int per_end = o.repeats, cap = std::max(o.max_repeats, o.repeats);
          !cmp.significant && per_end < cap;) {
         const int extra = std::min(per_end, cap - per_end);
-        if (ports.progress)
-            ports.progress->line(
-                "window ends undecided (" +
-                (o.exit_code_mode
-                     ? "good " + core::describe_rate(core::count_pass_fail(good_values)) +
-                           ", bad " + core::describe_rate(core::count_pass_fail(bad_values))
-                     : "change " + util::format_fixed(cmp.relative_change * 100, 2) +
-                           "%, p=" + util::format_fixed(cmp.p_value, 4)) +
-                "): " + std::to_string(extra) + " more runs each");
+        ports.progress.line(
+            "window ends undecided (" +
+            (o.exit_code_mode
+                 ? "good " + core::describe_rate(core::count_pass_fail(good_values)) + ", bad " +
+                       core::describe_rate(core::count_pass_fail(bad_values))
+                 : "change " + util::format_fixed(cmp.relative_change * 100, 2) +
+                       "%, p=" + util::format_fixed(cmp.p_value, 4)) +
+            "): " + std::to_string(extra) + " more runs each");
         const auto& first = bad_first ? distinct.back() : distinct.front();
         const auto& second = bad_first ? distinct.front() : distinct.back();
         const auto a = engine.more(first, core::Stage::hourly, extra);
@@ -632,10 +618,10 @@ core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
         result.good_runs = g ? core::count_pass_fail(g->values) : core::PassFail{};
         result.bad_runs = b ? core::count_pass_fail(b->values) : core::PassFail{};
         result.first_bad_log.reset();
-        if (b && ports.files)
+        if (b)
             result.first_bad_log =
                 failure_log_at(util::format_iso8601(bad.time) + " " + describe(bad.commits),
-                               b->failure_log, b->failure_code, *ports.files, o.secrets);
+                               b->failure_log, b->failure_code, ports.files, o.secrets);
     };
     note_failures(lp, hp);
     for (std::size_t r = 0; r < repos.size(); ++r) {
@@ -745,6 +731,17 @@ core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
     result.message = "culprit: " + step.repo + " " + step.commit.sha + " \"" + step.commit.subject +
                      "\" (" + result.culprit->note + ")";
     return result;
+}
+
+} // namespace
+
+core::HourlyResult run_hourly(const HourlyOptions& options, ports::Adapters& adapters,
+                              const SourceInstruments& with) {
+    return hourly_stage(options, adapters, &with);
+}
+
+core::HourlyResult plan_hourly(const HourlyOptions& options, ports::Adapters& adapters) {
+    return hourly_stage(options, adapters, nullptr);
 }
 
 } // namespace perfsweep::app

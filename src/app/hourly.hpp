@@ -30,7 +30,6 @@ struct HourlyOptions {
     std::map<std::string, std::string> good_commits; ///< --good-commits (instead of --from)
     std::map<std::string, std::string> bad_commits;  ///< --bad-commits (instead of --to)
     std::int64_t step = 3600;
-    bool plan = false;
     bool any_parent = false;
     std::string strategy = "bisect"; ///< bisect (fewest builds) | adaptive | sequential
     int repeats = 3;
@@ -58,9 +57,11 @@ struct HourlyOptions {
 
 /// Resolve the states, test them with the chosen strategy, narrow to a window and, with
 /// to_commit, to a culprit commit: sources from `adapters.repos`, builds by `with.builder`, runs
-/// by `with.runner` (both may be null with plan). Throws perfsweep::Error on bad input or unusable
-/// repos.
+/// by `with.runner`. Throws perfsweep::Error on bad input or unusable repos.
 core::HourlyResult run_hourly(const HourlyOptions& options, ports::Adapters& adapters,
-                              const Instruments& with);
+                              const SourceInstruments& with);
+
+/// `hourly --plan`: resolve and list the states of the window, nothing built or run.
+core::HourlyResult plan_hourly(const HourlyOptions& options, ports::Adapters& adapters);
 
 } // namespace perfsweep::app

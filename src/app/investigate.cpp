@@ -95,13 +95,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             probe = a.runners.make(pc);
         }
     };
-    auto daily_instruments = [&] {
-        Instruments w;
-        w.runner = runner.get();
-        w.probe = probe.get();
-        w.history = history.get();
-        return w;
-    };
+    auto daily_instruments = [&] { return DailyInstruments{*runner, probe.get(), history.get()}; };
     const std::vector<std::string> secrets = a.secrets.values();
     auto daily_options = [&](const std::string& from, const std::string& to,
                              const std::string& name) {
@@ -290,10 +284,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
             auto rc = o.hourly_runner;
             rc.image = core::expand_image(rc.image, good_label);
             source_runner = a.runners.make(rc);
-            Instruments hw;
-            hw.builder = source_runner.get();
-            hw.runner = source_runner.get();
-            auto hourly = run_hourly(h, a, hw);
+            auto hourly = run_hourly(h, a, {*source_runner, *source_runner});
             source_runner.reset(); // a kept container is stopped and removed here
             if (hourly.metric.empty())
                 hourly.metric = o.hourly_runner.metric;

@@ -378,7 +378,6 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
     o.good_commits = commit_list(v, "good-commits");
     o.bad_commits = commit_list(v, "bad-commits");
     o.step = *v.seconds("step");
-    o.plan = v.flag("plan");
     o.any_parent = v.flag("any-parent");
     o.strategy = hourly_strategy_of(v, "strategy");
     std::tie(o.repeats, o.max_repeats) = repeats_of(v);
@@ -402,7 +401,7 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
     const auto salloc = v.list("salloc-arg");
     if (!salloc.empty() && rc.runtime != "slurm")
         throw_usage(v.describe("salloc-arg") + " needs --runtime slurm");
-    if (!o.plan) {
+    if (!v.flag("plan")) {
         if ((!r.jax_toolbox && rc.build_command.empty()) || rc.test_command.empty())
             throw_usage(r.jax_toolbox
                             ? "hourly: --test is required unless --plan is given"

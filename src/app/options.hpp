@@ -70,7 +70,7 @@ DailyRequest resolve_daily(const OptionValues& values);
 /// `perfsweep hourly`.
 struct HourlyRequest {
     HourlyOptions options;
-    std::optional<ports::RunnerConfig> runner; ///< none with --plan
+    std::optional<ports::RunnerConfig> runner; ///< none with --plan (app::plan_hourly)
     std::string from_result; ///< read the window from this daily result (the caller reads it)
     bool json = false;
     /// --jax-toolbox and its options; applied with the adapters by prepare_source_runner.

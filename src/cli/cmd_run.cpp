@@ -1,3 +1,4 @@
+#include "adapters/json/measurement_json.hpp"
 #include "app/options.hpp"
 #include "app/run_point.hpp"
 #include "cli/context.hpp"
@@ -26,7 +27,7 @@ void run_run(const app::OptionValues& values, Context& ctx) {
         m.direction = cfg.direction;
     }
     if (r.json) {
-        write_json(a.records.record_line(m) + "\n");
+        write_json(adapters::measurement_to_json(m) + "\n");
     } else {
         write_inert(report::render_points({m}));
         if (history)

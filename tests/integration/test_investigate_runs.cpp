@@ -101,9 +101,8 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
     w.repos.add(xla());
     JsonlHistories histories;
     adapters::LocalFiles files;
-    ports::Adapters a{files,          w.progress, w.clock,      w.actions, histories,
-                      w.runners,      w.repos,    w.code_hosts, w.secrets, w.records,
-                      w.issue_events, w.results,  w.demo_world};
+    ports::Adapters a{files,     w.progress, w.clock,      w.actions, histories,
+                      w.runners, w.repos,    w.code_hosts, w.secrets, w.demo_world};
     const auto& log = w.runners.log;
 
     app::InvestigateOptions o; // the planners' defaults

@@ -42,10 +42,7 @@ struct Daily {
         o.sweep.min_change = 0.02;
     }
     core::DailyResult run() {
-        app::Instruments with;
-        with.runner = runner.get();
-        with.history = history.get();
-        return app::run_daily(o, w.adapters, with);
+        return app::run_daily(o, w.adapters, {*runner, nullptr, history.get()});
     }
 };
 

@@ -4,6 +4,7 @@
 // the demo-world integration tests showed by spawning perfsweep over real git repos and shell
 // benchmarks (20-29 s each under ASan), checked here in milliseconds; the binary's own runs of
 // the real adapters stay in tests/integration.
+#include "adapters/json/result_json.hpp"
 #include "app/daily.hpp"
 #include "app/investigate.hpp"
 #include "app/options.hpp"
@@ -97,11 +98,7 @@ struct Pipeline {
         past.benchmark = "lbm";
         past.sweep = o.daily.sweep;
         past.sweep.strategy = core::SweepStrategy::exhaustive;
-        app::Instruments with;
-        with.runner = runner.get();
-        with.probe = probe.get();
-        with.history = history.get();
-        app::run_daily(past, w.adapters, with);
+        app::run_daily(past, w.adapters, {*runner, probe.get(), history.get()});
         w.runners.log = {};
     }
 };
@@ -153,7 +150,8 @@ TEST_CASE("investigate in-process: detect, daily, hourly and commit stages name 
     // The culprit is named as OWNER/NAME from the repo's remote, with its compare link.
     CHECK_THAT(md, Catch::Contains("culprit: acme/xla@" + p.xla.sha(p.culprit).substr(0, 7)));
     CHECK_THAT(md, Catch::Contains("https://github.com/acme/xla/compare/"));
-    const auto doc = p.w.results.read(p.w.files.files.at("out/result.json"), "out/result.json");
+    const auto doc =
+        adapters::read_result_document(p.w.files.files.at("out/result.json"), "out/result.json");
     const auto* back = std::get_if<core::Investigation>(&doc);
     REQUIRE(back);
     REQUIRE(back->hourly.size() == 1);

@@ -95,11 +95,7 @@ DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
         past.benchmark = d.benchmark;
         past.sweep = o.daily.sweep;
         past.sweep.strategy = core::SweepStrategy::exhaustive;
-        Instruments with;
-        with.runner = runner.get();
-        with.probe = probe.get();
-        with.history = history.get();
-        run_daily(past, a, with);
+        run_daily(past, a, {*runner, probe.get(), history.get()});
     }
 
     // Today's nightly job: record 2023-08-24, then investigate.
