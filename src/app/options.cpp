@@ -14,7 +14,7 @@ namespace perfsweep::app {
 
 namespace {
 
-bool takes(const OptionValues& v, std::string_view name) {
+bool takes(const OptionValues& v, OptionName name) {
     return find_command_option(v.command(), name) != nullptr;
 }
 
@@ -90,7 +90,7 @@ void check_image_placeholder(const std::string& command, const std::string& flag
 }
 
 // The hourly stage's search: bisect (fewest builds), adaptive or sequential.
-std::string hourly_strategy_of(const OptionValues& v, const std::string& name) {
+std::string hourly_strategy_of(const OptionValues& v, OptionName name) {
     const std::string t = v.text(name);
     if (t != "bisect" && t != "adaptive" && t != "sequential")
         throw_usage(v.describe(name) + " '" + t + "': expected bisect, adaptive or sequential");
@@ -163,7 +163,7 @@ std::vector<RepoSpec> repos_of(const OptionValues& v) {
     return out;
 }
 
-std::map<std::string, std::string> commit_list(const OptionValues& v, const char* name) {
+std::map<std::string, std::string> commit_list(const OptionValues& v, OptionName name) {
     std::map<std::string, std::string> out;
     const std::string s = v.text(name);
     if (s.empty())
@@ -177,7 +177,7 @@ std::map<std::string, std::string> commit_list(const OptionValues& v, const char
     return out;
 }
 
-util::UnixSeconds time_of(const OptionValues& v, const char* name) {
+util::UnixSeconds time_of(const OptionValues& v, OptionName name) {
     const std::string s = v.text(name);
     std::string why;
     const auto t = util::parse_iso8601(s, &why);
@@ -205,11 +205,11 @@ split_name_value(const std::string& text, const std::string& flag, const char* e
 
 ports::RunnerConfig resolve_runner(const OptionValues& v) {
     ports::RunnerConfig cfg;
-    auto text = [&](const char* name, std::string& out) {
+    auto text = [&](OptionName name, std::string& out) {
         if (takes(v, name))
             out = v.text(name);
     };
-    auto list = [&](const char* name, std::vector<std::string>& out) {
+    auto list = [&](OptionName name, std::vector<std::string>& out) {
         if (takes(v, name))
             out = v.list(name);
     };

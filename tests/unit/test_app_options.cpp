@@ -88,18 +88,19 @@ TEST_CASE("the option table: every entry names one spec, once per command, old n
             if (o.default_value.empty())
                 continue;
             INFO(c.name << " --" << o.name << " default " << o.default_value);
+            const auto name = app::OptionName::checked(o.name);
             switch (app::spec_of(o).type) {
             case app::OptionType::integer:
-                CHECK_NOTHROW(v.integer(o.name));
+                CHECK_NOTHROW(v.integer(name));
                 break;
             case app::OptionType::fraction:
-                CHECK_NOTHROW(v.fraction(o.name));
+                CHECK_NOTHROW(v.fraction(name));
                 break;
             case app::OptionType::duration:
-                CHECK(v.seconds(o.name).has_value());
+                CHECK(v.seconds(name).has_value());
                 break;
             case app::OptionType::number:
-                CHECK_NOTHROW(v.number(o.name));
+                CHECK_NOTHROW(v.number(name));
                 break;
             default:
                 break;
@@ -110,6 +111,20 @@ TEST_CASE("the option table: every entry names one spec, once per command, old n
         INFO("--" << name << " is in the table but no command takes it");
         CHECK(used.count(name) == 1);
     }
+}
+
+TEST_CASE("the option names code may use are the table's, in its order (k_option_names)",
+          "[options][table]") {
+    // OptionName checks a name against k_option_names when compiling; this checks that list
+    // against the table, so a name is usable exactly when the table defines it.
+    const auto& specs = app::option_specs();
+    REQUIRE(std::size(app::k_option_names) == specs.size());
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        INFO(i);
+        CHECK(app::k_option_names[i] == specs[i].name);
+    }
+    CHECK(app::OptionName::checked("strategy").view() == "strategy");
+    CHECK_THROWS_AS(app::OptionName::checked("stratgy"), std::logic_error);
 }
 
 TEST_CASE("one meaning per flag name: the renamed flags", "[options][table]") {

@@ -78,9 +78,9 @@ struct Pipeline {
         v.set("key", "lbm");
         for (const auto& [k, val] : more) // "" = a flag
             if (val.empty())
-                v.set_flag(k);
+                v.set_flag(app::OptionName::checked(k));
             else
-                v.set(k, val);
+                v.set(app::OptionName::checked(k), val);
         v.check();
         return app::resolve_investigate(v, {"acme/lbm", &w.actions}).options;
     }
