@@ -283,10 +283,10 @@ HourlyRun hourly_once(const Window& w, const std::string& strategy, int repeats,
     app::HourlyOptions o;
     for (const auto& r : w.repos)
         o.repos.push_back({r.name, "/src/" + r.name, "origin/main"});
-    o.from = w.from;
-    o.to = w.to;
+    o.from = util::time_at(w.from);
+    o.to = util::time_at(w.to);
     o.to_commit = true;
-    o.strategy = strategy;
+    o.strategy = *util::parse_enum(app::k_hourly_strategy_names, strategy);
     o.repeats = repeats;
     o.min_span = min_span;
     o.max_repeats = std::max(12, repeats);

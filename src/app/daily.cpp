@@ -24,7 +24,7 @@ std::string date_part(const std::string& label, int from, int len) {
 
 } // namespace
 
-std::vector<std::string> daily_candidates(const std::string& from, const std::string& to) {
+core::DateRange resolve_date_range(const std::string& from, const std::string& to) {
     // The rule lives in core (the issue-request parser applies the same one).
     const auto range = core::check_daily_range(from, to);
     switch (range.problem) {
@@ -41,11 +41,7 @@ std::vector<std::string> daily_candidates(const std::string& from, const std::st
     case core::DateRangeProblem::none:
         break;
     }
-    const auto f = *util::parse_date(from);
-    std::vector<std::string> out;
-    for (std::int64_t i = 0; i < range.dates; ++i)
-        out.push_back(util::format_date(util::add_days(f, i)));
-    return out;
+    return {*util::parse_day(from), *util::parse_day(to)};
 }
 
 core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
@@ -56,7 +52,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapte
     ports::Files& files = adapters.files;
     ports::Clock& clock = adapters.clock;
     ports::Progress& progress = adapters.progress;
-    const auto labels = daily_candidates(options.from, options.to);
+    const auto labels = options.dates.labels();
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < labels.size(); ++i)
         index[labels[i]] = i;
@@ -64,8 +60,8 @@ core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapte
     sweep_opts.workers = std::max(1, runner.workers());
     core::SweepPlan plan(labels, sweep_opts);
     core::DailyResult out;
-    out.from = options.from;
-    out.to = options.to;
+    out.from = util::format_day(options.dates.from);
+    out.to = util::format_day(options.dates.to);
     out.benchmark = options.benchmark;
     out.direction = options.sweep.direction;
     out.measurements.resize(labels.size());
@@ -200,7 +196,8 @@ core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapte
     const double started = clock.now();
     std::string stop;
     auto time_spent = [&] {
-        return options.max_time_s > 0 && clock.now() - started >= options.max_time_s;
+        return options.max_time.count() > 0 &&
+               clock.now() - started >= static_cast<double>(options.max_time.count());
     };
     auto to_request = [&](std::size_t i) {
         ports::PointRequest pr;

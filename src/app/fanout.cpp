@@ -56,7 +56,7 @@ std::vector<std::size_t> spread_evenly(std::size_t n, std::size_t count) {
 }
 
 MatrixPlan plan_daily_matrix(const PlanOptions& options, ports::HistoryStore* history) {
-    const auto dates = daily_candidates(options.from, options.to);
+    const auto dates = options.dates.labels();
     if (options.max_points < 0 || options.max_points == 1)
         throw_usage("--max-points " + std::to_string(options.max_points) +
                     ": expected 0 (every date) or 2 or more (both ends are included)");
@@ -106,11 +106,11 @@ MatrixPlan plan_daily_matrix(const PlanOptions& options, ports::HistoryStore* hi
         plan.notes.push_back(std::to_string(excluded) + " date(s) already measured ok in " +
                              history->describe() + " left out");
     if (plan.entries.size() > k_max_matrix_entries)
-        throw_usage("--from " + options.from + " --to " + options.to + ": " +
-                    std::to_string(plan.entries.size()) +
-                    " points exceed GitHub Actions' limit of " +
-                    std::to_string(k_max_matrix_entries) +
-                    " matrix entries; use --max-points N (N <= 256) or a shorter range");
+        throw_usage(
+            "--from " + util::format_day(options.dates.from) + " --to " +
+            util::format_day(options.dates.to) + ": " + std::to_string(plan.entries.size()) +
+            " points exceed GitHub Actions' limit of " + std::to_string(k_max_matrix_entries) +
+            " matrix entries; use --max-points N (N <= 256) or a shorter range");
     return plan;
 }
 
@@ -179,7 +179,7 @@ MergeResult merge_points(const std::vector<MergeInput>& inputs, const MergeOptio
     }
     const std::string from = options.from.empty() ? lo : options.from;
     const std::string to = options.to.empty() ? hi : options.to;
-    const auto labels = daily_candidates(from, to);
+    const auto labels = resolve_date_range(from, to).labels();
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < labels.size(); ++i)
         index[labels[i]] = i;

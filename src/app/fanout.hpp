@@ -5,6 +5,7 @@
 // daily-stage result computed by the same pure planner as `perfsweep daily`.
 
 #include "core/daily_result.hpp"
+#include "core/date_range.hpp"
 #include "core/model.hpp"
 #include "core/sweep_plan.hpp"
 #include "ports/history_store.hpp"
@@ -24,8 +25,7 @@ using MatrixEntry = std::vector<std::pair<std::string, std::string>>;
 
 /// What `perfsweep plan --stage daily` was asked to do.
 struct PlanOptions {
-    std::string from;              ///< first date YYYY-MM-DD
-    std::string to;                ///< last date YYYY-MM-DD
+    core::DateRange dates;         ///< the dates of the matrix
     std::string image;             ///< image template ({date}, {yyyy}, {mm}, {dd}); may be empty
     std::string benchmark;         ///< benchmark name, to match history records
     bool exclude_measured = false; ///< leave out dates measured ok in the history

@@ -230,9 +230,8 @@ private:
     bool budget_left(bool needs_build) const {
         if (needs_build && m_opt.max_builds > 0 && m_book.spend().builds >= m_opt.max_builds)
             return false;
-        if (m_opt.max_runs > 0 && m_book.spend().runs >= m_opt.max_runs)
-            return false;
-        if (m_opt.max_time > 0 && m_a.clock.now() - m_start >= m_opt.max_time)
+        if (m_opt.max_time.count() > 0 &&
+            m_a.clock.now() - m_start >= static_cast<double>(m_opt.max_time.count()))
             return false;
         return true;
     }
@@ -375,8 +374,6 @@ core::HourlyResult hourly_stage(const HourlyOptions& o, ports::Adapters& ports,
                                 const SourceInstruments* with) {
     if (o.repos.empty())
         throw_usage("hourly: expected at least one --repo NAME=PATH");
-    if (o.strategy != "sequential" && o.strategy != "adaptive" && o.strategy != "bisect")
-        throw_usage("--strategy '" + o.strategy + "': expected sequential, adaptive or bisect");
     if (o.repeats < 1)
         throw_usage("--repeats: expected a positive number");
     core::HourlyResult result;
@@ -434,11 +431,11 @@ core::HourlyResult hourly_stage(const HourlyOptions& o, ports::Adapters& ports,
     } else {
         if (!o.from || !o.to)
             throw_usage("hourly: expected --from and --to (or --good-commits and --bad-commits)");
-        from = *o.from;
-        to = *o.to;
+        from = util::unix_seconds(*o.from);
+        to = util::unix_seconds(*o.to);
         since = from;
     }
-    const auto grid = core::make_grid(from, to, o.step);
+    const auto grid = core::make_grid(from, to, o.step.count());
 
     // Each repo's line: the first-parent chain back to the window start, or all reachable commits.
     std::vector<core::RepoLine> chains, lines;
@@ -587,10 +584,7 @@ core::HourlyResult hourly_stage(const HourlyOptions& o, ports::Adapters& ports,
         return result;
     }
     bool stopped = false;
-    const auto strategy = o.strategy == "sequential" ? core::SweepStrategy::exhaustive
-                          : o.strategy == "bisect"   ? core::SweepStrategy::bisect
-                                                     : core::SweepStrategy::adaptive;
-    const auto sweep = engine.search(distinct, core::Stage::hourly, strategy, outs, stopped);
+    const auto sweep = engine.search(distinct, core::Stage::hourly, o.strategy, outs, stopped);
     copy_back();
     const auto* boundary = core::regression_boundary(sweep);
     if (!boundary) {

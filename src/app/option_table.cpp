@@ -38,7 +38,7 @@ const PlannerDefaults& planner_defaults() {
                                std::to_string(s.min_span),
                                number_text(s.min_change),
                                number_text(s.alpha),
-                               h.strategy,
+                               std::string(util::enum_name(k_hourly_strategy_names, h.strategy)),
                                std::to_string(h.repeats),
                                std::to_string(h.max_repeats)};
     }();

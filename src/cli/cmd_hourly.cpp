@@ -59,8 +59,8 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
             }
             return *best;
         };
-        o.from = newest(w.good_times, "last_before_commit_times");
-        o.to = newest(w.bad_times, "first_after_commit_times");
+        o.from = util::time_at(newest(w.good_times, "last_before_commit_times"));
+        o.to = util::time_at(newest(w.bad_times, "first_after_commit_times"));
     }
     o.secrets = a.secrets.values();
     if (!req.runner) {
@@ -70,7 +70,7 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
     auto& rc = *req.runner;
     const auto mode = app::prepare_source_runner(rc, o, req.jax_toolbox, a.repos, a.files);
     if (req.jax_toolbox) // the mode wrote the build command
-        o.settings_key = app::hourly_settings_key(rc, o.repeats);
+        o.settings_key = app::journal_identity(o, rc);
     if (!mode.empty())
         a.progress.line(mode);
     auto runner = a.runners.make(rc);

@@ -107,7 +107,7 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
 
     app::InvestigateOptions o; // the planners' defaults
     o.history = history_path;
-    o.record_date = day(9);
+    o.record = app::RecordNight{false, *util::parse_day(day(9))};
     o.daily_runner.test_command = "bench";
     o.daily_runner.benchmark = "bench";
     o.daily_runner.metric = "MLUPS";

@@ -122,8 +122,8 @@ TEST_CASE("hourly to the commit builds no state twice and counts every build and
         ScriptedBench bench(repo, culprit);
         app::HourlyOptions o;
         o.repos.push_back({"xla", "/src/xla", "origin/main"});
-        o.from = start;
-        o.to = start + 56 * 3600;
+        o.from = util::time_at(start);
+        o.to = util::time_at(start + 56 * 3600);
         o.to_commit = true;
         fakes::World w;
         OneRepo repos(repo);

@@ -35,8 +35,7 @@ struct Daily {
         rc.benchmark = "lbm";
         runner = w.runners.make(rc);
         history = w.histories.open("history.jsonl");
-        o.from = "2024-05-01";
-        o.to = "2024-05-30";
+        o.dates = {*util::parse_day("2024-05-01"), *util::parse_day("2024-05-30")};
         o.benchmark = "lbm";
         o.sweep.repeats = 3;
         o.sweep.min_change = 0.02;

@@ -26,8 +26,7 @@ TEST_CASE("merge in-process: matrix results find the step and are recorded idemp
     };
     // A coarse round of the matrix plus the dates around the step.
     app::PlanOptions po;
-    po.from = "2023-08-10";
-    po.to = "2023-08-25";
+    po.dates = {*util::parse_day("2023-08-10"), *util::parse_day("2023-08-25")};
     po.max_points = 6;
     const auto plan = app::plan_daily_matrix(po, nullptr);
     std::vector<std::string> dates;
