@@ -223,12 +223,11 @@ SweepPlan::PairTest SweepPlan::test_pass_fail(const std::vector<double>& a,
     const PassFail pa = count_pass_fail(a), pb = count_pass_fail(b);
     t.relative_change = pb.rate() - pa.rate();
     t.p_value = fisher_exact_two_sided(pa.failed, pa.passed, pb.failed, pb.passed);
-    const bool separated = (pa.failed == 0 && pb.passed == 0) || (pa.passed == 0 && pb.failed == 0);
-    if (separated)
-        t.relation = Relation::differ;
-    else if (std::fabs(t.relative_change) < m_options.min_change / 2)
+    // Rates closer than half of --min-change are the same unless completely separated (the
+    // planner's own rule); otherwise the one pass/fail rule decides.
+    if (!completely_separated(pa, pb) && std::fabs(t.relative_change) < m_options.min_change / 2)
         t.relation = Relation::same;
-    else if (t.p_value < alpha)
+    else if (pass_fail_differ(pa, pb, alpha))
         t.relation = Relation::differ;
     else
         t.relation = Relation::unknown;
