@@ -32,6 +32,9 @@ inline constexpr util::EnumName<core::SweepStrategy> k_hourly_strategy_names[] =
     {core::SweepStrategy::exhaustive, "sequential"},
 };
 
+/// The significance level of the hourly and commit stages' comparisons.
+inline constexpr double k_hourly_alpha = 0.01;
+
 /// Everything `perfsweep hourly` was asked to do.
 struct HourlyOptions {
     std::vector<RepoSpec> repos;

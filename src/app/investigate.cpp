@@ -52,7 +52,7 @@ NightState night_state(core::Verdict v) {
 }
 
 /// A daily window to narrow: detect's window of a regression, or the explicit --from/--to range.
-struct Window {
+struct NarrowWindow {
     core::DateRange dates;
     bool explicit_range = false;
 };
@@ -69,9 +69,9 @@ public:
     /// 2. Detect against the whole history.
     void detect();
     /// 3. The windows to narrow: the explicit range, or detect's regressions (Narrow rule).
-    std::vector<Window> windows();
+    std::vector<NarrowWindow> windows();
     /// 3a. The daily stage over `w`, then each of its regressions to narrow (Narrow rule).
-    void narrow_window(const Window& w);
+    void narrow_window(const NarrowWindow& w);
     /// 4. The report: the investigation, rendered to markdown and JSON from the same model.
     InvestigateResult report();
     /// 5. Outputs, summary, annotations, comment.
@@ -167,7 +167,7 @@ void Pipeline::detect() {
     m_a.progress.line("detect: " + verdict_word(m_verdict) + " — " + m_reason);
 }
 
-std::vector<Window> Pipeline::windows() {
+std::vector<NarrowWindow> Pipeline::windows() {
     if (m_o.range)
         return {{*m_o.range, true}};
     const auto& det = m_inv.detect;
@@ -176,7 +176,7 @@ std::vector<Window> Pipeline::windows() {
     const auto todo = core::regressions_to_narrow(det.change_points, m_o.narrow);
     if (!todo.empty())
         m_latest = *todo.front();
-    std::vector<Window> out;
+    std::vector<NarrowWindow> out;
     for (const auto* cp : todo) {
         const auto from = util::parse_day(cp->last_before), to = util::parse_day(cp->first_after);
         if (!from || !to) {
@@ -189,7 +189,7 @@ std::vector<Window> Pipeline::windows() {
     return out;
 }
 
-void Pipeline::narrow_window(const Window& w) {
+void Pipeline::narrow_window(const NarrowWindow& w) {
     const std::string from = util::format_day(w.dates.from), to = util::format_day(w.dates.to);
     m_a.progress.line("== daily: " + from + " → " + to);
     auto daily =

@@ -100,9 +100,9 @@ TEST_CASE("daily in-process: failed, hanging and missing nightlies are skipped, 
     CHECK(r.sweep.points[b->last_before].label == "2024-05-14");
     CHECK(r.sweep.points[b->first_after].label == "2024-05-19");
     for (const auto& p : r.sweep.points) {
-        if (p.label == "2024-05-18" && p.state == core::PointState::broken)
+        if (p.label == "2024-05-18" && p.state == core::StateStatus::test_failed)
             CHECK(p.status == core::Status::timeout);
-        if (p.label == "2024-05-20" && p.state == core::PointState::broken)
+        if (p.label == "2024-05-20" && p.state == core::StateStatus::test_failed)
             CHECK(p.status == core::Status::missing);
     }
     // A hang costs the runner's timeout (1800 s by default) on the clock, not in the test.
