@@ -13,7 +13,7 @@ import pathlib
 import subprocess
 import sys
 
-DATA_TABLES = {"option_table", "command_table"}
+DATA_TABLES = {"make_options", "make_commands"}  # the option table (app/option_table.cpp)
 
 
 def functions(dirs):
