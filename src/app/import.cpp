@@ -58,6 +58,9 @@ ImportOutcome run_import(const ImportRequest& request, ports::Adapters& adapters
     for (const auto& in : request.inputs) {
         auto ms = read_measurements(in, request.format, request.defaults, adapters.files,
                                     request.read_json);
+        if (!request.testbed.empty())
+            for (auto& m : ms)
+                m.runner["testbed"] = request.testbed;
         all.insert(all.end(), ms.begin(), ms.end());
     }
     auto store = adapters.histories.open(request.history);

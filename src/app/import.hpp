@@ -33,6 +33,7 @@ struct ImportRequest {
     std::optional<core::ImportFormat> format;
     core::ImportDefaults defaults;
     std::string history;
+    std::string testbed;                  ///< --testbed, stored as every record's runner["testbed"]
     JsonImportReader read_json = nullptr; ///< the JSON formats' reader (set by the CLI)
 };
 

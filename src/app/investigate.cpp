@@ -151,6 +151,7 @@ void Pipeline::detect() {
     dr.history = m_o.history;
     dr.benchmark = runner.benchmark;
     dr.metric = runner.metric;
+    dr.testbed = runner.testbed;
     dr.direction = runner.direction;
     if (runner.exit_code_mode) { // the runner records failure indicators as "failed"
         dr.metric = "failed";

@@ -29,6 +29,7 @@ enum class OptionType {
 /// the list against the table (each name one spec, each spec one name).
 inline constexpr std::string_view k_option_names[] = {"history",
                                                       "benchmark",
+                                                      "testbed",
                                                       "metric",
                                                       "metric-regex",
                                                       "unit",
@@ -122,6 +123,12 @@ inline constexpr std::string_view k_option_names[] = {"history",
                                                       "alpha",
                                                       "max-points",
                                                       "exclude-measured",
+                                                      "base-test",
+                                                      "base-workdir",
+                                                      "base-history",
+                                                      "min-pairs",
+                                                      "max-pairs",
+                                                      "report-only",
                                                       "good-value",
                                                       "reference",
                                                       "good-label",
@@ -207,6 +214,8 @@ struct CommandOption {
     std::vector<OldName> old_names; ///< deprecated aliases on this command
     Positional positional = Positional::no;
     bool hidden = false; ///< not listed in help (internal plumbing)
+    /// A text option this command takes several times (each value kept, e.g. record's --metric).
+    bool repeatable = false;
     /// An entry of a command's option list.
     CommandOption(OptionName n, std::string_view def = {}, bool req = false, // NOLINT
                   std::string_view detail = {}, std::vector<OldName> old = {},

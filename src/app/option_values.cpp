@@ -266,7 +266,7 @@ void OptionValues::check() const {
         const auto name = OptionName::checked(given_name);
         const auto& e = entry(name);
         const auto& spec = spec_of(e);
-        const bool many = spec.type == OptionType::list;
+        const bool many = spec.type == OptionType::list || e.repeatable;
         if (!many && g.values.size() > 1)
             throw_usage(describe_view(name) + " is given " + std::to_string(g.values.size()) +
                         " times; give it once");
@@ -274,8 +274,9 @@ void OptionValues::check() const {
             throw_usage(describe_view(name) + ": expected a value");
         switch (spec.type) {
         case OptionType::text:
-            if (spec.nonempty && util::trim(g.values.front()).empty())
-                refuse(name, g.values.front(), "a non-empty " + std::string(spec.value_name));
+            for (const auto& value : g.values)
+                if (spec.nonempty && util::trim(value).empty())
+                    refuse(name, value, "a non-empty " + std::string(spec.value_name));
             break;
         case OptionType::list:
             break;

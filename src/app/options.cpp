@@ -3,6 +3,7 @@
 #include "core/command_template.hpp"
 #include "core/commit_probe.hpp"
 #include "core/exit_code.hpp"
+#include "core/series.hpp"
 #include "util/enum_names.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -255,6 +256,15 @@ ports::RunnerConfig resolve_runner(const OptionValues& v) {
     text("metric-regex", cfg.metric_regex);
     text("unit", cfg.unit);
     text("benchmark", cfg.benchmark);
+    if (cfg.benchmark.empty() && !cfg.test_command.empty()) // stable when the arguments change
+        cfg.benchmark = core::default_benchmark_name(cfg.test_command);
+    text("testbed", cfg.testbed);
+    if (takes(v, "metric") && find_command_option(v.command(), "metric")->repeatable)
+        cfg.metrics = v.list("metric");
+    if (cfg.metrics.size() == 1)
+        cfg.metrics.clear();
+    if (!cfg.metrics.empty())
+        cfg.metric = cfg.metrics.front();
     if (takes(v, "direction"))
         cfg.direction = v.direction("direction");
     text("logs", cfg.logs_dir);
@@ -343,8 +353,6 @@ DailyRequest resolve_daily(const OptionValues& v) {
     DailyRequest r;
     auto& cfg = r.runner;
     cfg = resolve_runner(v);
-    if (cfg.benchmark.empty())
-        cfg.benchmark = cfg.test_command;
     auto& o = r.options;
     o.dates = resolve_date_range(v.text("from"), v.text("to"));
     o.benchmark = cfg.benchmark;
@@ -526,8 +534,6 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     d = resolve_runner(v);
     d.build_command.clear(); // --build rebuilds source states (the hourly runner), not nightlies
     o.threshold = v.threshold("threshold", d.direction); // a ratio needs the direction
-    if (d.benchmark.empty())
-        d.benchmark = d.test_command;
     auto& sweep = o.daily.sweep;
     sweep.strategy = strategy_of(v);
     std::tie(sweep.repeats, sweep.max_repeats) = repeats_of(v);

@@ -64,6 +64,7 @@ struct FailedPoint {
 struct DetectResult {
     std::string benchmark;
     std::string metric;
+    std::string testbed; ///< the series' testbed (core/series); "" when unknown
     std::string unit;
     Direction direction = Direction::higher_is_better;
     Verdict verdict = Verdict::inconclusive;

@@ -12,7 +12,7 @@ namespace perfsweep::core {
 
 namespace {
 
-std::string percent(double rate) {
+std::string exit_rate_percent(double rate) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f %%", std::round(rate * 100));
     return buf;
@@ -82,7 +82,7 @@ PassFail count_pass_fail(const std::vector<double>& indicators) {
 
 std::string describe_rate(const PassFail& p) {
     return "failed " + std::to_string(p.failed) + " of " + std::to_string(p.total()) + " runs (" +
-           percent(p.rate()) + ")";
+           exit_rate_percent(p.rate()) + ")";
 }
 
 bool completely_separated(const PassFail& a, const PassFail& b, long min_runs) {
@@ -203,8 +203,9 @@ std::string describe_failure_change(const PassFail& before, const PassFail& afte
     if (a == 1 && b == 0)
         return "stopped failing (" + counts(before) + " runs failed before, " + counts(after) +
                " after)";
-    return std::string("failure rate ") + (b >= a ? "rose" : "fell") + " from " + percent(a) +
-           " (" + counts(before) + ") to " + percent(b) + " (" + counts(after) + ")";
+    return std::string("failure rate ") + (b >= a ? "rose" : "fell") + " from " +
+           exit_rate_percent(a) + " (" + counts(before) + ") to " + exit_rate_percent(b) + " (" +
+           counts(after) + ")";
 }
 
 } // namespace perfsweep::core

@@ -32,7 +32,9 @@ TEST_CASE("record in-process: the metric from benchmark output, labelled with to
     r.output_file = "bench.out";
     r.match = app::MatchPolicy::last;
     r.commits = {"xla=0123abc"};
-    const auto m = app::run_record(r, w.adapters);
+    const auto ms = app::run_record(r, w.adapters);
+    REQUIRE(ms.size() == 1);
+    const auto& m = ms.front();
     CHECK(m.label == "2024-05-16");
     CHECK(m.timestamp == "2024-05-16T00:00:00Z");
     CHECK(m.values == std::vector<double>{578.5});
@@ -48,7 +50,9 @@ TEST_CASE("record in-process: the metric from benchmark output, labelled with to
 
     SECTION("output without the metric is recorded as a failed measurement") {
         w.files.files["bench.out"] = "Segmentation fault\n";
-        const auto f = app::run_record(r, w.adapters);
+        const auto fs = app::run_record(r, w.adapters);
+        REQUIRE(fs.size() == 1);
+        const auto& f = fs.front();
         CHECK(f.status == core::Status::failed);
         CHECK(f.values.empty());
         CHECK_THAT(f.reason, Catch::StartsWith("bench.out: "));

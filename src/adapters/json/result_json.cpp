@@ -208,6 +208,7 @@ public:
         core::DetectResult r;
         str(v, path, "benchmark", r.benchmark);
         str(v, path, "metric", r.metric);
+        str(v, path, "testbed", r.testbed);
         str(v, path, "unit", r.unit);
         r.direction = direction(v, path);
         r.failure_rates = exit_code_mode(v, path);
