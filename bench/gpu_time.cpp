@@ -334,13 +334,15 @@ bool hourly_window(int seeds) {
         int repeats, min_span;
     };
     const app::HourlyOptions defaults;
+    const std::string default_strategy(
+        util::enum_name(app::k_hourly_strategy_names, defaults.strategy));
     const std::vector<Variant> variants = {
         {"adaptive, shortest excursion 7 states", "adaptive", defaults.repeats, 7},
         {"adaptive, shortest excursion 14 states", "adaptive", defaults.repeats, 14},
         {"adaptive, shortest excursion 20 states", "adaptive", defaults.repeats, 20},
-        {"defaults (" + defaults.strategy + ", " + std::to_string(defaults.repeats) +
+        {"defaults (" + default_strategy + ", " + std::to_string(defaults.repeats) +
              " runs at the ends, 1 inside)",
-         defaults.strategy, defaults.repeats, defaults.min_span},
+         default_strategy, defaults.repeats, defaults.min_span},
     };
     bool met = false, mean_met = false;
     for (const auto& v : variants) {

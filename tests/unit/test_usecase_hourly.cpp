@@ -61,6 +61,14 @@ struct Stage {
     }
 };
 
+/// The stage named the culprit commit of `s`.
+void check_culprit(const core::HourlyResult& r, const Stage& s) {
+    INFO(r.message);
+    REQUIRE(r.conclusion == core::HourlyConclusion::culprit);
+    CHECK(r.culprit->repo == "xla");
+    CHECK(r.culprit->commit.sha == s.xla.sha(s.culprit));
+}
+
 bool built_once_each(const fakes::RunLog& log) {
     return std::all_of(log.builds.begin(), log.builds.end(),
                        [](const auto& kv) { return kv.second == 1; });
@@ -74,10 +82,7 @@ TEST_CASE("hourly in-process: to the commit, every state built once, every run c
     auto o = s.options();
     o.to_commit = true;
     const auto r = s.run(o);
-    INFO(r.message);
-    REQUIRE(r.conclusion == core::HourlyConclusion::culprit);
-    CHECK(r.culprit->repo == "xla");
-    CHECK(r.culprit->commit.sha == s.xla.sha(s.culprit));
+    check_culprit(r, s);
     CHECK(r.culprit->note == "only xla changed in the window");
     REQUIRE(r.last_good);
     REQUIRE(r.first_bad);
@@ -252,8 +257,7 @@ TEST_CASE("hourly in-process: a window given by commits (--good-commits/--bad-co
     o.bad_commits["xla"] = s.xla.sha(60);
     o.to_commit = true;
     const auto r = s.run(o);
-    REQUIRE(r.conclusion == core::HourlyConclusion::culprit);
-    CHECK(r.culprit->commit.sha == s.xla.sha(s.culprit));
+    check_culprit(r, s);
     CHECK(r.states.front().commits.at("xla") == s.xla.sha(20));
     CHECK(r.states.back().commits.at("xla") == s.xla.sha(60));
 }
@@ -288,10 +292,7 @@ TEST_CASE("hourly in-process: two repos changed, the commit stage names the one 
     o.repos.push_back({"jax", "/src/jax", "origin/main"});
     o.to_commit = true;
     const auto r = s.run(o);
-    INFO(r.message);
-    REQUIRE(r.conclusion == core::HourlyConclusion::culprit);
-    CHECK(r.culprit->repo == "xla");
-    CHECK(r.culprit->commit.sha == s.xla.sha(s.culprit));
+    check_culprit(r, s);
     CHECK(r.culprit->note == "xla carries the change; jax also changed in the window but not at "
                              "the culprit step");
     CHECK(built_once_each(s.w.runners.log));
@@ -309,9 +310,7 @@ TEST_CASE("hourly in-process: exit-code mode finds the commit that starts failin
     o.to_commit = true;
     o.settings_key = app::journal_identity(o, s.rc);
     const auto r = s.run(o);
-    INFO(r.message);
-    REQUIRE(r.conclusion == core::HourlyConclusion::culprit);
-    CHECK(r.culprit->commit.sha == s.xla.sha(s.culprit));
+    check_culprit(r, s);
     CHECK(r.failure_rates);
     CHECK(r.good_runs.failed == 0);
     CHECK(r.bad_runs.passed == 0);
