@@ -6,6 +6,7 @@
 #include "core/detect.hpp"
 
 #include "adapters/json/benchmark_action_json.hpp"
+#include "adapters/json/record_format.hpp"
 #include "app/detect.hpp"
 #include "app/import.hpp"
 #include "core/changepoint.hpp"
@@ -588,6 +589,7 @@ void many_series() {
     app::ImportRequest imp;
     imp.inputs = {"noir.data.js"};
     imp.history = "history.jsonl";
+    imp.read_json = adapters::read_json_import;
     app::run_import(imp, w.adapters);
     app::DetectRequest all;
     all.history = "history.jsonl";

@@ -54,7 +54,8 @@ Loaded load(const DetectRequest& request, ports::Adapters& adapters) {
     if (request.direction)
         d.direction = *request.direction;
     Loaded out;
-    out.all = read_measurements(request.input, request.format, d, adapters);
+    out.all =
+        read_measurements(request.input, request.format, d, adapters.files, request.read_json);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // Use case: detect change points and a verdict on a history or an import file, for one series or
 // for every series it holds (core/series: benchmark, metric, testbed).
 
+#include "app/import.hpp"
 #include "app/threshold.hpp"
 #include "core/detect.hpp"
 #include "core/import_formats.hpp"
@@ -20,6 +21,7 @@ struct DetectRequest {
     std::string history;                      ///< --history spec
     std::string input;                        ///< --input file
     std::optional<core::ImportFormat> format; ///< --format for --input
+    JsonImportReader read_json = nullptr;     ///< --input's JSON formats (set by the CLI)
     std::string benchmark;                    ///< filter (and default name for imports)
     std::string metric;                       ///< filter (and metric name for imports)
     std::string testbed;                      ///< filter (--testbed)

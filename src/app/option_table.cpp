@@ -5,6 +5,7 @@
 #include "util/error.hpp"
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace perfsweep::app {
@@ -37,7 +38,7 @@ const PlannerDefaults& planner_defaults() {
                                std::to_string(s.min_span),
                                number_text(s.min_change),
                                number_text(s.alpha),
-                               h.strategy,
+                               std::string(util::enum_name(k_hourly_strategy_names, h.strategy)),
                                std::to_string(h.repeats),
                                std::to_string(h.max_repeats)};
     }();
@@ -776,6 +777,17 @@ const CommandOption* find_command_option(const CommandSpec& command, std::string
         if (o.name == name)
             return &o;
     return nullptr;
+}
+
+void unknown_option_name_see_option_table() {
+    throw std::logic_error("an option name that is not in k_option_names");
+}
+
+OptionName OptionName::checked(std::string_view name) {
+    for (auto n : k_option_names)
+        if (n == name)
+            return OptionName(Trusted{}, n); // the table's own text: it outlives every caller
+    throw std::logic_error("option table: no option '" + std::string(name) + "'");
 }
 
 const OptionSpec& spec_of(const CommandOption& option) {

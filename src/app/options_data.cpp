@@ -1,5 +1,6 @@
 #include "app/options_data.hpp"
 
+#include "app/daily.hpp"
 #include "core/import_formats.hpp"
 #include "util/error.hpp"
 
@@ -121,8 +122,7 @@ PlanCommand resolve_plan(const OptionValues& v) {
     daily_stage_only(v);
     PlanCommand c;
     auto& o = c.options;
-    o.from = v.text("from");
-    o.to = v.text("to");
+    o.dates = resolve_date_range(v.text("from"), v.text("to"));
     o.image = v.text("image");
     o.benchmark = v.text("benchmark");
     o.exclude_measured = v.flag("exclude-measured");

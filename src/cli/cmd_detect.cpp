@@ -1,3 +1,4 @@
+#include "adapters/json/record_format.hpp"
 #include "app/comment.hpp"
 #include "app/options_data.hpp"
 #include "cli/context.hpp"
@@ -12,7 +13,8 @@ namespace perfsweep::cli {
 
 void run_detect(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
-    const auto c = app::resolve_detect(values);
+    auto c = app::resolve_detect(values);
+    c.request.read_json = adapters::read_json_import;
     app::DetectAllOutcome out = app::run_detect_all(c.request, a);
     for (const auto& w : out.warnings)
         a.progress.line("warning: " + w);

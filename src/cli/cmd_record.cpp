@@ -1,3 +1,4 @@
+#include "adapters/json/measurement_json.hpp"
 #include "app/options_data.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
@@ -13,7 +14,7 @@ void run_record(const app::OptionValues& values, Context& ctx) {
     const auto ms = app::run_record(c.request, ctx.adapters);
     for (const auto& m : ms) {
         if (c.json) {
-            write_json(ctx.adapters.records.record_line(m) + "\n");
+            write_json(adapters::measurement_to_json(m) + "\n");
         } else {
             print_inert("recorded %s %s: %s (%zu value%s) into %s\n", m.label.c_str(),
                         m.metric.c_str(), std::string(core::to_string(m.status)).c_str(),

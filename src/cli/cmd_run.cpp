@@ -1,3 +1,4 @@
+#include "adapters/json/measurement_json.hpp"
 #include "app/options.hpp"
 #include "app/run_point.hpp"
 #include "cli/context.hpp"
@@ -30,7 +31,7 @@ void run_run(const app::OptionValues& values, Context& ctx) {
         }
     if (r.json) {
         for (const auto& m : ms)
-            write_json(a.records.record_line(m) + "\n");
+            write_json(adapters::measurement_to_json(m) + "\n");
     } else {
         write_inert(report::render_points(ms));
         if (history)

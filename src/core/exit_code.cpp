@@ -85,6 +85,16 @@ std::string describe_rate(const PassFail& p) {
            exit_rate_percent(p.rate()) + ")";
 }
 
+bool completely_separated(const PassFail& a, const PassFail& b, long min_runs) {
+    return ((a.failed == 0 && b.passed == 0) || (a.passed == 0 && b.failed == 0)) &&
+           a.total() >= min_runs && b.total() >= min_runs;
+}
+
+bool pass_fail_differ(const PassFail& a, const PassFail& b, double alpha, long min_runs) {
+    return completely_separated(a, b, min_runs) ||
+           fisher_exact_two_sided(a.failed, a.passed, b.failed, b.passed) < alpha;
+}
+
 std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& points,
                                                 const SegmentOptions& options) {
     const double alpha = options.alpha;
@@ -111,10 +121,7 @@ std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& poi
         return ll;
     };
     auto differ = [&](const PassFail& a, const PassFail& b) {
-        const bool separated =
-            ((a.failed == 0 && b.passed == 0) || (a.passed == 0 && b.failed == 0)) &&
-            a.total() >= min_separated_runs && b.total() >= min_separated_runs;
-        return separated || fisher_exact_two_sided(a.failed, a.passed, b.failed, b.passed) < alpha;
+        return pass_fail_differ(a, b, alpha, min_separated_runs);
     };
     std::vector<std::pair<std::size_t, std::size_t>> todo;
     if (points.size() >= 2)

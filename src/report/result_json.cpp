@@ -148,8 +148,8 @@ void daily_fields(JsonWriter& w, const core::DailyResult& r) {
     for (std::size_t i = 0; i < s.points.size(); ++i) {
         const auto& p = s.points[i];
         w.begin_object().member("label", p.label);
-        w.member("status", p.state == core::PointState::untested ? std::string_view("untested")
-                                                                 : core::to_string(p.status));
+        w.member("status", p.state == core::StateStatus::untested ? std::string_view("untested")
+                                                                  : core::to_string(p.status));
         doubles(w, "values", p.values);
         if (has_records(i)) { // exit-code mode: every run's status, in run order
             std::vector<int> codes;

@@ -1,6 +1,8 @@
 // `record` in-process with the in-memory ports (tests/support/fakes): the value from benchmark
 // output, the label from the clock, bad input refused before anything is written, and the
 // history's record line as `record --json` prints it.
+#include "adapters/json/measurement_json.hpp"
+#include "adapters/json/record_format.hpp"
 #include "app/record.hpp"
 #include "support/fakes/world.hpp"
 
@@ -41,8 +43,8 @@ TEST_CASE("record in-process: the metric from benchmark output, labelled with to
     REQUIRE(stored.size() == 1);
     CHECK(fakes::same_record(stored[0], m));
     // `record --json` prints the history's own record line, which reads back as the same record.
-    const auto line = w.records.record_line(m);
-    const auto back = w.records.read_records(line + "\n", "record.json");
+    const auto line = adapters::measurement_to_json(m);
+    const auto back = adapters::read_records(line + "\n", "record.json");
     REQUIRE(back.size() == 1);
     CHECK(fakes::same_record(back[0], m));
 

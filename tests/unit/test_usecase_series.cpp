@@ -2,6 +2,7 @@
 // (core/series), `detect` over every series of a real 26-series github-action-benchmark history
 // with each verdict equal to its single-series call, several metrics of one benchmark output, and
 // the loud failures of detect and record (a missing history, a series that does not exist).
+#include "adapters/json/record_format.hpp"
 #include "app/detect.hpp"
 #include "app/import.hpp"
 #include "app/record.hpp"
@@ -102,6 +103,7 @@ TEST_CASE("detect over a real 26-series history: one table, each verdict its sin
     app::ImportRequest imp;
     imp.inputs = {"noir.data.js"};
     imp.history = "history.jsonl";
+    imp.read_json = adapters::read_json_import;
     app::run_import(imp, w.adapters);
 
     app::DetectRequest all;
