@@ -1,5 +1,6 @@
 #include "app/investigate.hpp"
 
+#include "app/dashboard.hpp"
 #include "app/run_point.hpp"
 #include "core/command_template.hpp"
 #include "core/commit_text.hpp"
@@ -328,8 +329,10 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
     files.write_atomic(res.result_path, report::render_json(doc));
     report::MarkdownOptions mo;
     mo.key = o.key;
+    mo.dashboard_url = o.dashboard_url;
     res.markdown = report::render_markdown(doc, mo);
     files.write_atomic(res.report_path, res.markdown);
+    keep_investigation(*history, res.investigation, progress); // for `perfsweep dashboard`
     res.summary = report::verdict_sentence(doc);
     const auto& done = res.investigation;
 

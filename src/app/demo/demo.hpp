@@ -20,10 +20,12 @@ struct DemoOptions {
 struct DemoResult {
     std::string dir;               ///< the directory actually used
     InvestigateResult investigate; ///< the pipeline's result
+    std::string dashboard;         ///< index.html of the dashboard of its history
 };
 
-/// Build the world, record the earlier nightlies into a history as the nightly job would, then run
-/// the whole investigation on today's nightly.
+/// Build the world, record the earlier nightlies into a history as the nightly job would, run
+/// the whole investigation on today's nightly, and write the dashboard of the history
+/// (DIR/dashboard).
 DemoResult run_demo(const DemoOptions& options, ports::Adapters& adapters);
 
 /// `perfsweep demo`.

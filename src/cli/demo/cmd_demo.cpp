@@ -19,6 +19,7 @@ void run_demo(const app::OptionValues& values, Context& ctx) {
         print_inert("culprit: %s\n",
                     culprit == inv.outputs.end() ? "(not found)" : culprit->second.c_str());
         print_inert("report:  %s\nresult:  %s\n", inv.report_path.c_str(), inv.result_path.c_str());
+        print_inert("dashboard: %s (open it in a browser)\n", r.dashboard.c_str());
     }
     std::fflush(stdout);
     ctx.exit_code = culprit == inv.outputs.end() ? exit_inconclusive : exit_ok;
