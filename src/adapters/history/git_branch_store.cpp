@@ -346,6 +346,45 @@ struct GitBranchStore::Impl {
     }
 };
 
+namespace {
+
+/// Publish a commit that `build` makes on a fresh read of the tip (nullopt: nothing to write),
+/// by a compare-and-swap of the branch (or a push); when another writer moved the branch first,
+/// back off with jitter and build again on the new tip. Returns whether a commit was published;
+/// throws after `max_attempts`, `what` naming what was not written.
+template <class Build>
+bool publish_on_tip(GitBranchStore::Impl& im, int& reapplied, const std::string& what,
+                    const Build& build) {
+    std::mt19937 rng(std::random_device{}());
+    std::string why;
+    for (int attempt = 1; attempt <= im.opt.max_attempts; ++attempt) {
+        if (im.network)
+            im.fetch();
+        const auto parent = im.tip();
+        const std::optional<git_oid> commit = build(parent);
+        if (!commit)
+            return false;
+        if (im.opt.before_swap)
+            im.opt.before_swap(attempt);
+        if (im.network ? im.push(*commit, why) : im.cas(im.tip_ref, parent, *commit, why)) {
+            if (im.network) {
+                git_reference* r = nullptr;
+                git_reference_create(&r, im.repo.get(), im.tip_ref.c_str(), &*commit, 1, nullptr);
+                git_reference_free(r);
+            }
+            return true;
+        }
+        // Another writer got there first: back off with jitter, then re-apply on the new tip.
+        ++reapplied;
+        std::uniform_int_distribution<int> ms(1, 10 * std::min(attempt, 10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
+    }
+    throw_infra("history '" + im.where() + "': gave up after " +
+                std::to_string(im.opt.max_attempts) + " attempts (last: " + why + "); " + what);
+}
+
+} // namespace
+
 GitBranchStore::GitBranchStore(GitHistorySpec spec, GitStoreOptions options)
     : m_impl(std::make_unique<Impl>()) {
     ensure_libgit2();
@@ -435,58 +474,41 @@ std::size_t GitBranchStore::write_batch(const std::vector<core::Measurement>& re
     std::vector<std::string> encoded;
     for (const auto& m : records)
         encoded.push_back(measurement_to_json(m));
-    std::mt19937 rng(std::random_device{}());
     std::unique_ptr<FileLock> lock;
     if (im.network)
         lock = std::make_unique<FileLock>(im.lock_path);
-    std::string why;
-    for (int attempt = 1; attempt <= im.opt.max_attempts; ++attempt) {
-        if (im.network)
-            im.fetch();
-        // Every attempt starts from a fresh read of the tip and re-applies only `records`.
-        const auto parent = im.tip();
-        std::string content = im.read_file_at(parent);
-        // Only the lines the tip lacks (counted: k copies against j stored append k - j).
-        std::multiset<std::string> stored;
-        if (only_missing)
-            for (const auto& line : util::split(content, '\n'))
-                stored.insert(
-                    line.empty() || line.back() != '\r' ? line : line.substr(0, line.size() - 1));
-        std::string lines;
-        std::size_t count = 0;
-        for (const auto& line : encoded) {
-            if (auto it = stored.find(line); it != stored.end()) {
-                stored.erase(it);
-                continue;
-            }
-            lines += line + "\n";
-            ++count;
-        }
-        if (count == 0)
-            return 0;
-        if (!content.empty() && content.back() != '\n')
-            content += '\n';
-        content += lines;
-        const git_oid commit = im.make_commit(parent, content, count);
-        if (im.opt.before_swap)
-            im.opt.before_swap(attempt);
-        const bool ok = im.network ? im.push(commit, why) : im.cas(im.tip_ref, parent, commit, why);
-        if (ok) {
-            if (im.network) {
-                git_reference* r = nullptr;
-                git_reference_create(&r, im.repo.get(), im.tip_ref.c_str(), &commit, 1, nullptr);
-                git_reference_free(r);
-            }
-            return count;
-        }
-        // Another writer got there first: back off with jitter, then re-apply on the new tip.
-        ++m_reapplied;
-        std::uniform_int_distribution<int> ms(1, 10 * std::min(attempt, 10));
-        std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
-    }
-    throw_infra("history '" + im.where() + "': gave up after " +
-                std::to_string(im.opt.max_attempts) + " attempts (last: " + why +
-                "); nothing was written");
+    std::size_t written = 0;
+    // Every attempt starts from a fresh read of the tip and re-applies only `records`.
+    publish_on_tip(im, m_reapplied, "nothing was written",
+                   [&](const std::optional<git_oid>& parent) -> std::optional<git_oid> {
+                       std::string content = im.read_file_at(parent);
+                       // Only the lines the tip lacks (counted: k copies against j stored
+                       // append k - j).
+                       std::multiset<std::string> stored;
+                       if (only_missing)
+                           for (const auto& line : util::split(content, '\n'))
+                               stored.insert(line.empty() || line.back() != '\r'
+                                                 ? line
+                                                 : line.substr(0, line.size() - 1));
+                       std::string lines;
+                       std::size_t count = 0;
+                       for (const auto& line : encoded) {
+                           if (auto it = stored.find(line); it != stored.end()) {
+                               stored.erase(it);
+                               continue;
+                           }
+                           lines += line + "\n";
+                           ++count;
+                       }
+                       written = count;
+                       if (count == 0)
+                           return std::nullopt;
+                       if (!content.empty() && content.back() != '\n')
+                           content += '\n';
+                       content += lines;
+                       return im.make_commit(parent, content, count);
+                   });
+    return written;
 }
 
 // Files beside the history: blobs in the branch's tree next to the history file, written as one
@@ -604,33 +626,13 @@ void GitBranchStore::write_beside(const std::vector<ports::SideFile>& files) {
     check_side_files(files, im.spec.file.substr(prefix.size()), im.where());
     if (files.empty())
         return;
-    std::mt19937 rng(std::random_device{}());
     std::unique_ptr<FileLock> lock;
     if (im.network)
         lock = std::make_unique<FileLock>(im.lock_path);
-    std::string why;
-    for (int attempt = 1; attempt <= im.opt.max_attempts; ++attempt) {
-        if (im.network)
-            im.fetch();
-        const auto parent = im.tip();
-        const git_oid commit = commit_side_files(im, parent, files);
-        if (im.opt.before_swap)
-            im.opt.before_swap(attempt);
-        if (im.network ? im.push(commit, why) : im.cas(im.tip_ref, parent, commit, why)) {
-            if (im.network) {
-                git_reference* r = nullptr;
-                git_reference_create(&r, im.repo.get(), im.tip_ref.c_str(), &commit, 1, nullptr);
-                git_reference_free(r);
-            }
-            return;
-        }
-        ++m_reapplied;
-        std::uniform_int_distribution<int> ms(1, 10 * std::min(attempt, 10));
-        std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
-    }
-    throw_infra("history '" + im.where() + "': gave up keeping files beside it after " +
-                std::to_string(im.opt.max_attempts) + " attempts (last: " + why +
-                "); nothing was written");
+    publish_on_tip(im, m_reapplied, "no file beside it was written",
+                   [&](const std::optional<git_oid>& parent) -> std::optional<git_oid> {
+                       return commit_side_files(im, parent, files);
+                   });
 }
 
 std::vector<ports::SideFile> GitBranchStore::read_beside(const std::string& folder) {
