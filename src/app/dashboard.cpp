@@ -121,6 +121,9 @@ DashboardResult run_dashboard(const DashboardRequest& request, ports::Adapters& 
     auto history = a.histories.open(request.history);
     auto load = history->load();
     res.warnings = std::move(load.warnings);
+    if (load.records.empty())
+        res.warnings.push_back("history '" + history->describe() +
+                               "' has no measurements (missing or empty): the dashboard is empty");
     auto kept = read_investigations(*history, a, res.warnings);
     core::Dashboard d =
         build_dashboard(std::move(load.records), std::move(kept), request.threshold);

@@ -288,8 +288,8 @@ std::string chart_axes(const core::SeriesView& v, const ChartLayout& l) {
         title += better;
     else if (label_width(title) > room)
         title = title.substr(0, static_cast<std::size_t>(room / k_chart_char_px) - 1) + "…";
-    out += "<text class=\"axis-title\" transform=\"translate(16 " + svg_num((l.y0 + l.y1) / 2) +
-           ") rotate(-90)\">" + escape_html(title) + "</text></g>";
+    out += "</g><text class=\"axis-title\" transform=\"translate(16 " + svg_num((l.y0 + l.y1) / 2) +
+           ") rotate(-90)\">" + escape_html(title) + "</text>";
     out += "<g class=\"axis x\" data-y=\"" + svg_num(l.y1) + "\">";
     for (const auto& t : l.xt) {
         const double x = l.px(t.value);

@@ -89,9 +89,9 @@ TEST_CASE("a git-branch history commits files next to the history file in one co
     CHECK(ls.out ==
           "history.jsonl\ninvestigations/a.json\ninvestigations/deep/b.json\nsite/index.html\n");
     auto log = test::run_command({"git", "-C", repo, "log", "--format=%s", "perfsweep-data"});
-    CHECK(log.out == "perfsweep: keep 1 file beside the history (investigations/a.json)\n"
+    CHECK(log.out == "perfsweep: write 1 file (investigations/a.json)\n"
                      "perfsweep: append 1 record\n"
-                     "perfsweep: keep 3 files beside the history (investigations/a.json, ...)\n"
+                     "perfsweep: write 3 files (investigations/a.json, ...)\n"
                      "perfsweep: append 1 record\n");
     const auto kept = store.read_beside("investigations");
     CHECK(side_paths(kept) ==

@@ -585,8 +585,8 @@ git_oid commit_side_files(const GitBranchStore::Impl& im, const std::optional<gi
     im.check(git_signature_now(&s, "perfsweep", "perfsweep@users.noreply.github.com"), "signature");
     SigPtr sig(s);
     const git_commit* parents[1] = {parent_commit.get()};
-    const std::string msg = "perfsweep: keep " + std::to_string(files.size()) + " file" +
-                            (files.size() == 1 ? "" : "s") + " beside the history (" +
+    const std::string msg = "perfsweep: write " + std::to_string(files.size()) + " file" +
+                            (files.size() == 1 ? "" : "s") + " (" +
                             files.front().path.substr(0, 80) + (files.size() > 1 ? ", ..." : "") +
                             ")\n";
     git_oid id;
