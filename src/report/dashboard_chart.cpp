@@ -233,15 +233,19 @@ struct ChartMarkLabel {
     std::string cls;
     std::string href;
     std::string title;
-    int rank = 0; // rows are claimed in rank order: change points, culprit, windows, the rest
+    int rank = 0; // 0-4: rows are claimed in rank order: changes, culprit, windows, the rest
 };
 
-std::string place_mark_labels(std::vector<ChartMarkLabel> labels, const ChartLayout& l) {
-    std::stable_sort(labels.begin(), labels.end(),
-                     [](const auto& a, const auto& b) { return a.rank < b.rank; });
+std::string place_mark_labels(const std::vector<ChartMarkLabel>& unranked, const ChartLayout& l) {
+    std::vector<const ChartMarkLabel*> labels; // in rank order, stable
+    for (int rank = 0; rank <= 4; ++rank)
+        for (const auto& m : unranked)
+            if (m.rank == rank)
+                labels.push_back(&m);
     std::vector<std::vector<std::pair<double, double>>> rows(k_chart_label_rows);
     std::string out = "<g class=\"mk-labels\">";
-    for (const auto& m : labels) {
+    for (const auto* label : labels) {
+        const auto& m = *label;
         const double w = label_width(m.text) + 6;
         double left = std::clamp(m.x - w / 2, l.x0 - 40, l.x1 + 16 - w);
         int row = -1;
