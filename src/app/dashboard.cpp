@@ -91,7 +91,7 @@ std::string keep_investigation(ports::HistoryStore& history, const core::Investi
 }
 
 std::vector<core::KeptInvestigation> read_investigations(ports::HistoryStore& history,
-                                                         ports::Adapters& adapters,
+                                                         ResultDecoder decode,
                                                          std::vector<std::string>& warnings) {
     std::vector<core::KeptInvestigation> out;
     for (const auto& f : history.read_beside(k_investigations_folder)) {
@@ -99,7 +99,7 @@ std::vector<core::KeptInvestigation> read_investigations(ports::HistoryStore& hi
             continue;
         const std::string where = history.describe() + ": " + f.path;
         try {
-            auto doc = adapters.results.read(f.content, where);
+            auto doc = decode(f.content, where);
             if (auto* inv = std::get_if<core::Investigation>(&doc)) {
                 const auto slash = f.path.rfind('/');
                 const std::string stem = f.path.substr(slash + 1, f.path.size() - slash - 6);
@@ -114,7 +114,8 @@ std::vector<core::KeptInvestigation> read_investigations(ports::HistoryStore& hi
     return out;
 }
 
-DashboardResult run_dashboard(const DashboardRequest& request, ports::Adapters& a) {
+DashboardResult run_dashboard(const DashboardRequest& request, ports::Adapters& a,
+                              ResultDecoder decode) {
     if (request.history.empty())
         throw_usage("dashboard: --history is required (a JSON Lines file or git:BRANCH)");
     DashboardResult res;
@@ -124,7 +125,7 @@ DashboardResult run_dashboard(const DashboardRequest& request, ports::Adapters& 
     if (load.records.empty())
         res.warnings.push_back("history '" + history->describe() +
                                "' has no measurements (missing or empty): the dashboard is empty");
-    auto kept = read_investigations(*history, a, res.warnings);
+    auto kept = read_investigations(*history, decode, res.warnings);
     core::Dashboard d =
         build_dashboard(std::move(load.records), std::move(kept), request.threshold);
     d.title = request.title;

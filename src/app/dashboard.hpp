@@ -6,6 +6,7 @@
 
 #include "app/option_values.hpp"
 #include "app/threshold.hpp"
+#include "core/report_model.hpp"
 #include "core/series_view.hpp"
 #include "ports/adapters.hpp"
 
@@ -17,6 +18,10 @@ namespace perfsweep::app {
 
 /// The folder beside a history where `investigate` keeps its results (one JSON document each).
 inline constexpr const char* k_investigations_folder = "investigations";
+
+/// Decodes a result document (adapters::read_result_document; `source` names it in errors).
+/// Text formats are not ports: the CLI hands the decoder in.
+using ResultDecoder = core::ResultDocument (*)(std::string_view text, const std::string& source);
 
 /// What `perfsweep dashboard` was asked for.
 struct DashboardRequest {
@@ -50,8 +55,9 @@ core::Dashboard build_dashboard(std::vector<core::Measurement> records,
                                 const Threshold& threshold);
 
 /// Read the history and its kept investigations, render the site and write it to
-/// `request.out_dir` (and commit it into `request.publish`).
-DashboardResult run_dashboard(const DashboardRequest& request, ports::Adapters& adapters);
+/// `request.out_dir` (and commit it into `request.publish`); `decode` reads the kept results.
+DashboardResult run_dashboard(const DashboardRequest& request, ports::Adapters& adapters,
+                              ResultDecoder decode);
 
 /// Keep `inv` beside `history` as investigations/NAME.json (NAME: its latest narrowed window and
 /// series; a rerun of the same night replaces it), so the dashboard shows its marks, and say so
@@ -64,7 +70,7 @@ std::string keep_investigation(ports::HistoryStore& history, const core::Investi
 /// The kept investigations beside `history` (documents that are not investigations, or do not
 /// parse, are skipped with a warning in `warnings`).
 std::vector<core::KeptInvestigation> read_investigations(ports::HistoryStore& history,
-                                                         ports::Adapters& adapters,
+                                                         ResultDecoder decode,
                                                          std::vector<std::string>& warnings);
 
 } // namespace perfsweep::app

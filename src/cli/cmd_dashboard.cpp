@@ -1,3 +1,4 @@
+#include "adapters/json/result_json.hpp"
 #include "app/dashboard.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
@@ -9,7 +10,7 @@ namespace perfsweep::cli {
 void run_dashboard(const app::OptionValues& values, Context& ctx) {
     auto& a = ctx.adapters;
     const auto req = app::resolve_dashboard(values);
-    const auto r = app::run_dashboard(req, a);
+    const auto r = app::run_dashboard(req, a, adapters::read_result_document);
     for (const auto& w : r.warnings)
         a.progress.line("warning: " + w);
     print_inert("dashboard: %zu series (%zu regressed), %zu investigation%s, %zu files, %.1f kB\n",

@@ -424,10 +424,10 @@ std::string render_investigation_page(const core::Dashboard& d, std::size_t i) {
                "<th>nightly</th><th>state</th><th class=\"num\">median</th><th class=\"num\">runs"
                "</th><th>note</th></tr></thead><tbody>";
         for (const auto& p : daily.sweep.points) {
-            const bool ok = p.state == core::PointState::ok;
+            const bool ok = p.state == core::StateStatus::unknown;
             out += "<tr><td>" + html_text(p.label) + "</td><td>" +
                    (ok                                    ? "ok"
-                    : p.state == core::PointState::broken ? "broken"
+                    : p.state == core::StateStatus::test_failed ? "broken"
                                                           : "not measured") +
                    "</td><td class=\"num\">" + (ok ? value_text(core::median(p.values)) : "") +
                    "</td><td class=\"num\">" + std::to_string(p.values.size()) + "</td><td>" +

@@ -65,7 +65,7 @@ core::Investigation narrowed(const std::vector<core::Measurement>& series) {
             continue;
         core::SweepPoint p;
         p.label = m.label;
-        p.state = core::PointState::ok;
+        p.state = core::StateStatus::unknown;
         p.values = m.values;
         d.sweep.points.push_back(p);
         d.measurements.push_back({m});

@@ -416,7 +416,7 @@ TEST_CASE("investigate keeps its result beside the history: the dashboard marks 
     app::DashboardRequest d;
     d.history = "history.jsonl";
     d.out_dir = "site";
-    const auto res = app::run_dashboard(d, p.w.adapters);
+    const auto res = app::run_dashboard(d, p.w.adapters, adapters::read_result_document);
     CHECK(res.series == 1);
     CHECK(res.investigations == 1);
     const auto key = core::investigation_series(r.investigation);
@@ -441,7 +441,7 @@ TEST_CASE("investigate keeps its result beside the history: the dashboard marks 
     SECTION("published into a branch: the site's files beside that branch's history") {
         d.publish = "gh-pages";
         d.publish_dir = "perf";
-        CHECK(app::run_dashboard(d, p.w.adapters).published == "gh-pages:perf");
+        CHECK(app::run_dashboard(d, p.w.adapters, adapters::read_result_document).published == "gh-pages:perf");
         const auto& site = p.w.histories.at("gh-pages").beside;
         CHECK(site.count(".nojekyll"));
         CHECK(site.count("perf/index.html"));

@@ -60,7 +60,7 @@ OptionValues demo_investigate_values(const ports::DemoWorld& world, const std::s
     return v;
 }
 
-DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
+DemoResult run_demo(const DemoOptions& options, ports::Adapters& a, ResultDecoder decode) {
     DemoResult out;
     out.dir = options.dir;
     for (int n = 2; a.files.exists(out.dir); ++n)
@@ -104,7 +104,7 @@ DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
     dash.out_dir = dir + "/dashboard";
     dash.title = "perfsweep demo";
     dash.threshold.value = o.threshold;
-    out.dashboard = run_dashboard(dash, a).index_path;
+    out.dashboard = run_dashboard(dash, a, decode).index_path;
     return out;
 }
 

@@ -1,3 +1,4 @@
+#include "adapters/json/result_json.hpp"
 #include "app/demo/demo.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
@@ -8,7 +9,7 @@ namespace perfsweep::cli {
 
 void run_demo(const app::OptionValues& values, Context& ctx) {
     const auto c = app::resolve_demo(values);
-    const auto r = app::run_demo(c.options, ctx.adapters);
+    const auto r = app::run_demo(c.options, ctx.adapters, adapters::read_result_document);
     const auto& inv = r.investigate;
     auto culprit = inv.outputs.find("culprit");
     if (c.json) {
