@@ -180,10 +180,12 @@ std::string dash_index_row(const SeriesView& v, bool testbeds) {
                                   : " <span class=\"sub\">+" +
                                         std::to_string(v.points.size() - ok) + " broken</span>") +
            "</td>";
-    out += v.latest_label.empty()
-               ? "<td class=\"num\">—</td>"
-               : "<td class=\"num\" data-v=\"" + util::format_fixed(v.latest, 6) + "\">" +
-                     html_text(html_value(v, v.latest)) + "</td>";
+    // The present level (detect's latest segment), the latest point's value on hover.
+    out += v.latest_label.empty() ? "<td class=\"num\">—</td>"
+                                  : "<td class=\"num\" data-v=\"" + util::format_fixed(v.level, 6) +
+                                        "\" title=\"latest point " + html_text(v.latest_label) +
+                                        ": " + html_text(html_value(v, v.latest)) + "\">" +
+                                        html_text(html_value(v, v.level)) + "</td>";
     if (dash_has_change(v))
         out += "<td class=\"num " + dash_change_class(v, v.detect.present_change) + "\" data-v=\"" +
                util::format_fixed(v.detect.present_change, 6) + "\">" +
@@ -333,8 +335,8 @@ std::string render_index(const core::Dashboard& d) {
     out += std::string("<table id=\"series\"><thead><tr><th>trend</th><th data-key=\"name\">"
                        "series (benchmark · metric)</th>") +
            (testbeds ? "<th data-key=\"testbed\" class=\"hide-narrow\">testbed</th>" : "") +
-           "<th data-key=\"points\" data-num class=\"num\">points</th><th data-key=\"latest\" "
-           "data-num class=\"num\">latest</th><th "
+           "<th data-key=\"points\" data-num class=\"num\">points</th><th data-key=\"level\" "
+           "data-num class=\"num\">level</th><th "
            "data-key=\"change\" data-num class=\"num\">change</th><th data-key=\"verdict\" "
            "data-num>verdict</th><th data-key=\"last\" class=\"hide-narrow\">last point</th></tr>"
            "</thead><tbody>";
@@ -426,9 +428,9 @@ std::string render_investigation_page(const core::Dashboard& d, std::size_t i) {
         for (const auto& p : daily.sweep.points) {
             const bool ok = p.state == core::StateStatus::unknown;
             out += "<tr><td>" + html_text(p.label) + "</td><td>" +
-                   (ok                                    ? "ok"
+                   (ok                                          ? "ok"
                     : p.state == core::StateStatus::test_failed ? "broken"
-                                                          : "not measured") +
+                                                                : "not measured") +
                    "</td><td class=\"num\">" + (ok ? value_text(core::median(p.values)) : "") +
                    "</td><td class=\"num\">" + std::to_string(p.values.size()) + "</td><td>" +
                    html_text(p.reason) + (p.reused ? " (from the history)" : "") + "</td></tr>";

@@ -35,7 +35,8 @@ class Browser {
       '--hide-scrollbars', '--mute-audio', '--remote-debugging-pipe',
       '--user-data-dir=' + this.profile, 'about:blank',
     ];
-    this.proc = spawn(chromium, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    // Its own process group: close() ends the browser and every process it started at once.
+    this.proc = spawn(chromium, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
     this.stderr = '';
     this.proc.stderr.on('data', (d) => { this.stderr = (this.stderr + d).slice(-4000); });
     this.out = this.proc.stdio[3];
@@ -88,9 +89,13 @@ class Browser {
   /// Call `fn(message)` for every event.
   on(fn) { this.listeners.push(fn); }
 
-  /// A new page (tab) with its own session: Page, Runtime, Network and Log enabled.
+  /// A page with its own session (Page, Runtime, Network and Log enabled): the about:blank tab
+  /// the browser started with (no second renderer to start), else a new tab.
   async newPage(width = 1280, height = 900) {
-    const { targetId } = await this.send('Target.createTarget', { url: 'about:blank' });
+    const { targetInfos } = await this.send('Target.getTargets');
+    const blank = this.pagesTaken ? null : targetInfos.find((t) => t.type === 'page' && t.url === 'about:blank');
+    this.pagesTaken = true;
+    const { targetId } = blank || await this.send('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await this.send('Target.attachToTarget', { targetId, flatten: true });
     const page = new Page(this, sessionId);
     await Promise.all(['Page.enable', 'Runtime.enable', 'Network.enable', 'Log.enable'].map((m) => page.send(m)));
@@ -98,12 +103,12 @@ class Browser {
     return page;
   }
 
+  /// Stop the browser and every process it started (killed: its profile is thrown away, so
+  /// nothing needs an orderly shutdown) and remove its profile.
   async close() {
     if (!this.closed) {
-      this.send('Browser.close').catch(() => {});
-      const timer = setTimeout(() => this.proc.kill('SIGKILL'), 3000);
+      try { process.kill(-this.proc.pid, 'SIGKILL'); } catch (e) { this.proc.kill('SIGKILL'); }
       await this.exited;
-      clearTimeout(timer);
     }
     fs.rmSync(this.profile, { recursive: true, force: true });
   }
@@ -169,9 +174,9 @@ class Page {
     await this.send('Input.dispatchMouseEvent', { type, x, y, button: type === 'mouseMoved' ? 'none' : 'left', clickCount: 1, pointerType: 'mouse' });
   }
 
-  /// A PNG of the whole page to `file`.
-  async screenshot(file) {
-    const r = await this.send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });
+  /// A PNG of the viewport (`whole`: of the whole page, about twice the cost) to `file`.
+  async screenshot(file, whole = false) {
+    const r = await this.send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: whole });
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, Buffer.from(r.data, 'base64'));
   }

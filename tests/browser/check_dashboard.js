@@ -3,21 +3,25 @@
 // launch for every page): every series' chart is drawn, the marks of the kept investigation
 // (its regression, nightly window, hour window and culprit) sit where its result JSON says,
 // hovering a point shows its label, commit, image and runner, no page logs an error and no page
-// asks for anything but file:// URLs. Screenshots of the index and a series page (light, dark,
-// zoomed) go to --screenshots (CI keeps them as artifacts).
+// asks for anything but file:// URLs; the index is light, and dark in dark mode. Screenshots of
+// the index and a series page go to --screenshots (CI keeps them as artifacts). With --perfsweep BIN
+// it also draws a small history of 8 series (2 benchmarks x 2 metrics x 2 testbeds) with BIN and
+// checks that the index sorts by its columns and filters by benchmark, metric, testbed, verdict.
 //
-// Usage: node check_dashboard.js --demo DIR [--screenshots DIR]
+// Usage: node check_dashboard.js --demo DIR [--screenshots DIR] [--perfsweep BIN]
 // Exit 0 pass, 1 fail, 77 skipped (no Chromium here; in CI, where CI=true, that is a failure).
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
+const { execFileSync } = require('child_process');
+const os = require('os');
 const { Browser, findChromium } = require('./cdp');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 if (!args.demo) {
-  console.error('usage: check_dashboard.js --demo DIR [--screenshots DIR]');
+  console.error('usage: check_dashboard.js --demo DIR [--screenshots DIR] [--perfsweep BIN]');
   process.exit(2);
 }
 const site = path.resolve(args.demo, 'dashboard');
@@ -90,11 +94,83 @@ async function checkIndex(page, seriesFiles) {
     const shown = Array.from(document.querySelectorAll('#series tbody tr')).every((r) => !r.hidden);
     return hidden && shown; })()`);
   check(filtered, 'index: the filter does not hide and show the rows');
+  // The page follows the system's colour scheme: a light page, a dark one in dark mode.
+  const luminance = `(() => { const m = getComputedStyle(document.documentElement).backgroundColor.match(/[\\d.]+/g).map(Number);
+    return (0.2126 * m[0] + 0.7152 * m[1] + 0.0722 * m[2]) / 255; })()`;
+  const light = await page.eval(luminance);
   await page.screenshot(path.join(shots, 'index.png'));
   await page.scheme('dark');
-  await page.screenshot(path.join(shots, 'index-dark.png'));
+  const dark = await page.eval(luminance);
+  check(light > 0.8 && dark < 0.2, `index: background luminance ${light} light, ${dark} dark`);
   await page.scheme('light');
   checkPage(page, 'index');
+}
+
+// A history of 8 series (benchmark x metric x testbed), 12 nightlies each; model-b's MLUPS on
+// the H100 drops 20 % at the 9th nightly (a regression), model-a's step time falls 20 %.
+function controlsSite(bin) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfsweep-dashboard-controls-'));
+  const lines = [];
+  for (const bench of ['model-a', 'model-b'])
+    for (const [metric, direction] of [['MLUPS', 'higher'], ['step_time', 'lower']])
+      for (const gpu of ['NVIDIA H100 80GB HBM3', 'NVIDIA A100-SXM4-80GB'])
+        for (let i = 0; i < 12; ++i) {
+          const label = `2024-05-${String(i + 1).padStart(2, '0')}`;
+          let v = 100 + (bench === 'model-b' ? 50 : 0) + (gpu.includes('H100') ? 20 : 0);
+          if (i >= 8 && bench === 'model-b' && metric === 'MLUPS' && gpu.includes('H100')) v *= 0.8;
+          if (i >= 8 && bench === 'model-a' && metric === 'step_time' && gpu.includes('A100')) v *= 0.8;
+          const wiggle = [0, 0.1, -0.1];
+          lines.push(JSON.stringify({ benchmark: bench, metric, unit: metric === 'MLUPS' ? 'MLUPS' : 'ms', direction,
+            label, timestamp: label + 'T07:30:00Z', stage: 'record', status: 'ok',
+            values: wiggle.map((w) => +(v * (1 + (w + (i % 3) * 0.05) / 100)).toFixed(3)), runner: { gpu } }));
+        }
+  fs.writeFileSync(path.join(dir, 'history.jsonl'), lines.join('\n') + '\n');
+  execFileSync(bin, ['dashboard', '--history', path.join(dir, 'history.jsonl'), '--output-dir', path.join(dir, 'site')],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  return dir;
+}
+
+// The index's controls: each list filters to its value, a verdict chip to its verdict, and a
+// click on a numeric column's header sorts the rows by it (again: the other way).
+async function checkIndexControls(page, bin) {
+  const dir = controlsSite(bin);
+  try {
+    await page.goto('file://' + path.join(dir, 'site', 'index.html'));
+    const state = `(() => { const rows = Array.from(document.querySelectorAll('#series tbody tr'));
+      const col = Array.from(document.querySelectorAll('#series thead th')).findIndex((t) => t.dataset.key === 'change');
+      return { shown: rows.filter((r) => !r.hidden).map((r) => ({ benchmark: r.dataset.benchmark, metric: r.dataset.metric,
+        testbed: r.dataset.testbed, verdict: r.dataset.verdict, change: parseFloat(r.cells[col].dataset.v) })),
+        count: document.getElementById('count').textContent }; })()`;
+    const all = await page.eval(state);
+    check(all.shown.length === 8, `controls: ${all.shown.length} rows shown of 8 series`);
+    for (const [key, value] of [['benchmark', 'model-b'], ['metric', 'step_time'], ['testbed', 'A100-SXM4-80GB']]) {
+      const found = await page.eval(`(() => { const s = document.querySelector('select[data-filter="${key}"]');
+        if (!s) return false; s.value = ${JSON.stringify(value)}; s.dispatchEvent(new Event('change')); return s.value === ${JSON.stringify(value)}; })()`);
+      if (!check(found, `controls: no '${key}' list offering '${value}'`)) continue;
+      const st = await page.eval(state);
+      check(st.shown.length === 4 && st.shown.every((r) => r[key] === value) && st.count === '4 of 8 series',
+        `controls: the ${key} list set to ${value} shows ${JSON.stringify(st.shown)} (${st.count})`);
+      await page.eval(`(() => { const s = document.querySelector('select[data-filter="${key}"]'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
+    }
+    const chip = await page.eval(`(() => { const c = document.querySelector('button[data-verdict="regression"]'); if (c) c.click(); return !!c; })()`);
+    if (check(chip, 'controls: no regression chip')) {
+      const st = await page.eval(state);
+      check(st.shown.length === 1 && st.shown[0].benchmark === 'model-b' && st.shown[0].metric === 'MLUPS' && st.shown[0].testbed.includes('H100'),
+        `controls: the regression chip shows ${JSON.stringify(st.shown)}`);
+      await page.eval(`document.querySelector('button[data-verdict="regression"]').click()`);
+    }
+    const sorted = async () => {
+      await page.eval(`document.querySelector('#series th[data-key="change"]').click()`);
+      return (await page.eval(state)).shown.map((r) => r.change);
+    };
+    const up = await sorted(), down = await sorted();
+    const ordered = (xs, dir) => xs.every((x, i) => i === 0 || dir * (x - xs[i - 1]) >= 0);
+    check(up.length === 8 && ordered(up, 1) && up[0] < up[7], `controls: sorting by change gives ${up}`);
+    check(ordered(down, -1) && down[0] > down[7], `controls: sorting by change again gives ${down}`);
+    checkPage(page, 'controls index');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function checkSeries(page, file, inv) {
@@ -168,15 +244,11 @@ async function checkInvestigation(page, file, inv) {
   // The screenshots show the tooltip of the first bad nightly.
   const firstBad = band && facts.dots.find((d) => near(d[0], band.x + band.w));
   if (firstBad) await hoverText(page, facts, firstBad[0], firstBad[1]);
-  await page.screenshot(path.join(shots, 'series.png'));
-  await page.scheme('dark');
-  await page.screenshot(path.join(shots, 'series-dark.png'));
-  await page.scheme('light');
+  await page.screenshot(path.join(shots, 'series.png'), true);
   // Zoom to the nightly window: the hour window widens on screen.
   const widths = await page.eval(`(() => { const r = document.querySelector('.zoom .mk-hour'); const before = r.getBoundingClientRect().width;
     document.querySelector('[data-zoom-window="0"]').click(); return [before, r.getBoundingClientRect().width]; })()`);
   check(widths[1] > 3 * widths[0], `${name}: zooming to the nightly window did not widen the hour window (${widths})`);
-  await page.screenshot(path.join(shots, 'series-zoomed.png'));
   checkPage(page, name + ' (hover, zoom)');
 }
 
@@ -199,6 +271,7 @@ async function main() {
   try {
     const page = await browser.newPage(1280, 900);
     await checkIndex(page, seriesFiles);
+    if (args.perfsweep) await checkIndexControls(page, args.perfsweep);
     // The investigation's series: the page its report links to.
     const invPage = path.join(site, 'investigations', invFiles[0].replace(/\.json$/, '.html'));
     await page.goto('file://' + invPage);

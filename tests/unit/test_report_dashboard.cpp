@@ -6,6 +6,7 @@
 #include "report/dashboard_chart.hpp"
 #include "report/dashboard_html.hpp"
 #include "report/markdown.hpp"
+#include "util/strings.hpp"
 #include "util/time.hpp"
 
 #include <catch2/catch.hpp>
@@ -344,4 +345,23 @@ TEST_CASE("an investigation's report links its series on the dashboard and shows
                                    ")](" + page + ")"));
     o.dashboard_url = "javascript:alert(1)";
     CHECK(report::render_markdown(doc, o).find("Dashboard") == std::string::npos);
+}
+
+TEST_CASE("the index shows each series' present level, change and verdict", "[report][dashboard]") {
+    auto series = nightly_series(drop_at(20, 13), 99);
+    series.back().values = {500.0, 500.0, 500.0}; // the latest point is off its level
+    core::Dashboard d;
+    d.series.push_back(
+        core::build_series_view(core::series_key(series[0]), series, core::detect(series), {}));
+    const auto& v = d.series[0];
+    REQUIRE(v.detect.verdict == core::Verdict::regression);
+    const std::string index = report::render_index(d);
+    // The level column sorts by the present level and names the latest point on hover.
+    CHECK_THAT(index, Catch::Contains("data-key=\"level\""));
+    CHECK_THAT(index, Catch::Contains("data-v=\"" + util::format_fixed(v.level, 6) +
+                                      "\" title=\"latest point 2024-05-20: 500"));
+    CHECK(v.level > 520.0); // the level, not the latest value
+    CHECK_THAT(index,
+               Catch::Contains("data-v=\"" + util::format_fixed(v.detect.present_change, 6)));
+    CHECK_THAT(index, Catch::Contains("data-verdict=\"regression\""));
 }

@@ -441,7 +441,8 @@ TEST_CASE("investigate keeps its result beside the history: the dashboard marks 
     SECTION("published into a branch: the site's files beside that branch's history") {
         d.publish = "gh-pages";
         d.publish_dir = "perf";
-        CHECK(app::run_dashboard(d, p.w.adapters, adapters::read_result_document).published == "gh-pages:perf");
+        CHECK(app::run_dashboard(d, p.w.adapters, adapters::read_result_document).published ==
+              "gh-pages:perf");
         const auto& site = p.w.histories.at("gh-pages").beside;
         CHECK(site.count(".nojekyll"));
         CHECK(site.count("perf/index.html"));
