@@ -1,5 +1,6 @@
 #include "app/investigate.hpp"
 
+#include "app/dashboard.hpp"
 #include "app/newest_point.hpp"
 #include "app/options.hpp"
 #include "app/run_point.hpp"
@@ -355,8 +356,10 @@ InvestigateResult Pipeline::report() {
     m_a.files.write_atomic(res.result_path, report::render_json(doc));
     report::MarkdownOptions mo;
     mo.key = m_o.key;
+    mo.dashboard_url = m_o.dashboard_url;
     res.markdown = report::render_markdown(doc, mo);
     m_a.files.write_atomic(res.report_path, res.markdown);
+    keep_investigation(*m_history, res.investigation, m_a.progress); // for `perfsweep dashboard`
     res.summary = report::verdict_sentence(doc);
     return res;
 }

@@ -527,6 +527,7 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     o.state_dir = v.text("state");
     o.out_dir = v.text("output-dir");
     o.key = v.text("key");
+    o.dashboard_url = v.text("dashboard-url");
     o.token_env = v.text("token-env");
 
     // The daily stage: its runner, and the sweep with the pipeline's threshold.

@@ -17,6 +17,13 @@ struct HistoryLoad {
     std::vector<std::string> warnings;
 };
 
+/// A file kept beside a history (an investigation's result, ...): its path relative to the
+/// directory that holds the history, and its content.
+struct SideFile {
+    std::string path;
+    std::string content;
+};
+
 /// An append-only store of measurements. Implementations never rewrite or drop existing records.
 class HistoryStore {
 public:
@@ -29,6 +36,14 @@ public:
     /// nothing): of k identical records in `records` and j identical ones stored, k - j are
     /// appended, compared under the store's write lock. Returns how many were appended.
     virtual std::size_t append_missing(const std::vector<core::Measurement>& records) = 0;
+    /// Keep `files` beside the history, replacing files of the same path: next to a JSON Lines
+    /// file (each file replaced atomically), or in a git branch next to the history file (all in
+    /// one commit, retried like an append). Paths are relative, of names made of [A-Za-z0-9._-]
+    /// (never "." or ".."), and never the history file itself; anything else is a usage error.
+    virtual void write_beside(const std::vector<SideFile>& files) = 0;
+    /// Every file kept beside the history under the relative folder `folder` (recursively),
+    /// sorted by path; none when the folder does not exist.
+    virtual std::vector<SideFile> read_beside(const std::string& folder) = 0;
     /// Human-readable location, for messages ("history.jsonl", "git:perfsweep-data").
     virtual std::string describe() const = 0;
 };

@@ -367,6 +367,8 @@ public:
         append(fresh);
         return fresh.size();
     }
+    void write_beside(const std::vector<ports::SideFile>&) override {}
+    std::vector<ports::SideFile> read_beside(const std::string&) override { return {}; }
     std::string describe() const override { return "memory"; }
     std::vector<core::Measurement> records;
 };

@@ -6,9 +6,12 @@
 // the real adapters stay in tests/integration.
 #include "adapters/json/result_json.hpp"
 #include "app/daily.hpp"
+#include "app/dashboard.hpp"
 #include "app/investigate.hpp"
 #include "app/options.hpp"
+#include "report/dashboard_html.hpp"
 #include "support/fakes/world.hpp"
+#include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -442,4 +445,71 @@ TEST_CASE("investigate in-process: a lone low newest point that is back at the l
     CHECK(r.investigation.daily.empty());
     CHECK(p.w.runners.log.total_builds() == 0);
     CHECK(runs_of_16 == 6); // the record's 3 runs and 3 more
+}
+
+TEST_CASE("investigate keeps its result beside the history: the dashboard marks its window, hour "
+          "and culprit, and the comment links the series' page and chart",
+          "[usecase][investigate][dashboard]") {
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
+    p.record_history("2024-05-15");
+    auto o =
+        p.options({{"comment", ""}, {"pr", "42"}, {"dashboard-url", "https://acme.github.io/lbm"}});
+    const auto r = app::run_investigate(o, p.w.adapters);
+    REQUIRE(r.outputs.count("culprit"));
+    // Kept beside the history, named by its window and series.
+    const auto& beside = p.w.histories.at("history.jsonl").beside;
+    REQUIRE(beside.size() == 1);
+    const std::string kept = beside.begin()->first;
+    CHECK(kept.rfind("investigations/2024-05-13_2024-05-14_lbm-mlups-", 0) == 0);
+    // The dashboard of that history draws the investigation on its series' chart.
+    app::DashboardRequest d;
+    d.history = "history.jsonl";
+    d.out_dir = "site";
+    const auto res = app::run_dashboard(d, p.w.adapters, adapters::read_result_document);
+    CHECK(res.series == 1);
+    CHECK(res.investigations == 1);
+    const auto key = core::investigation_series(r.investigation);
+    const std::string& page = p.w.files.files.at("site/" + report::series_page(key));
+    const std::string sha = p.xla.sha(p.culprit);
+    CHECK_THAT(page, Catch::Contains("class=\"mk-nightly\"") &&
+                         Catch::Contains("data-from=\"2024-05-13\" data-to=\"2024-05-14\""));
+    CHECK_THAT(page,
+               Catch::Contains("class=\"mk-hour\"") && Catch::Contains("data-sha=\"" + sha + "\""));
+    CHECK_THAT(page, Catch::Contains("https://github.com/acme/xla/commit/" + sha));
+    CHECK(p.w.files.files.count("site/" + report::series_image(key)));
+    CHECK(p.w.files.files.count("site/investigations/" + kept.substr(15, kept.size() - 20) +
+                                ".html"));
+    // The sticky comment links that page and shows that chart.
+    const auto& comments = p.w.code_hosts.data.repos["acme/lbm"][42].comments;
+    REQUIRE(comments.size() == 1);
+    CHECK_THAT(
+        comments[0].body,
+        Catch::Contains("(https://acme.github.io/lbm/" + report::series_page(key) + ")") &&
+            Catch::Contains("(https://acme.github.io/lbm/" + report::series_image(key) + ")"));
+
+    SECTION("published into a branch: the site's files beside that branch's history") {
+        d.publish = "gh-pages";
+        d.publish_dir = "perf";
+        CHECK(app::run_dashboard(d, p.w.adapters, adapters::read_result_document).published ==
+              "gh-pages:perf");
+        const auto& site = p.w.histories.at("gh-pages").beside;
+        CHECK(site.count(".nojekyll"));
+        CHECK(site.count("perf/index.html"));
+        CHECK(site.at("perf/" + report::series_page(key)) == page);
+    }
+    SECTION("a store that cannot keep it is a warning, not a failed investigation") {
+        struct Refusing final : ports::HistoryStore {
+            ports::HistoryLoad load() override { return {}; }
+            void append(const std::vector<core::Measurement>&) override {}
+            std::size_t append_missing(const std::vector<core::Measurement>&) override { return 0; }
+            void write_beside(const std::vector<ports::SideFile>&) override {
+                throw_infra("push rejected");
+            }
+            std::vector<ports::SideFile> read_beside(const std::string&) override { return {}; }
+            std::string describe() const override { return "refusing"; }
+        } refusing;
+        CHECK(app::keep_investigation(refusing, r.investigation, p.w.progress).empty());
+        CHECK_THAT(p.w.progress.lines.back(), Catch::Contains("warning: the result was not kept") &&
+                                                  Catch::Contains("push rejected"));
+    }
 }

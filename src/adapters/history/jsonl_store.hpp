@@ -22,6 +22,10 @@ public:
     void append(const std::vector<core::Measurement>& records) override;
     /// Append those of `records` whose line is not in the file yet (under the same lock).
     std::size_t append_missing(const std::vector<core::Measurement>& records) override;
+    /// Write `files` into the directory that holds the history file (side_files.cpp).
+    void write_beside(const std::vector<ports::SideFile>& files) override;
+    /// The files under `folder` of that directory.
+    std::vector<ports::SideFile> read_beside(const std::string& folder) override;
     /// The path.
     std::string describe() const override { return m_path; }
 

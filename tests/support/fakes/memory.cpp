@@ -1,5 +1,6 @@
 #include "support/fakes/memory.hpp"
 
+#include "adapters/history/side_files.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -49,6 +50,20 @@ public:
         }
         append(add); // counted as one call, like the real stores' one locked write
         return add.size();
+    }
+    void write_beside(const std::vector<ports::SideFile>& files) override {
+        adapters::check_side_files(files, "history.jsonl", m_spec); // the real stores' rules
+        for (const auto& f : files)
+            m_data.beside[f.path] = f.content;
+    }
+    std::vector<ports::SideFile> read_beside(const std::string& folder) override {
+        if (const std::string why = adapters::side_path_problem(folder); !why.empty())
+            throw_usage("folder '" + folder + "': " + why);
+        std::vector<ports::SideFile> out;
+        for (const auto& [path, content] : m_data.beside)
+            if (path.rfind(folder + "/", 0) == 0)
+                out.push_back({path, content});
+        return out;
     }
     std::string describe() const override { return m_spec; }
 

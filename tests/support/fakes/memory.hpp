@@ -63,7 +63,8 @@ struct HistoryData {
     /// When > 0, the append call with this number (1 = the first) throws "killed" and writes
     /// nothing: a kill between a stage's state write and its history append.
     long kill_at_append = 0;
-    long append_calls = 0; ///< every append / append_missing call
+    long append_calls = 0;                     ///< every append / append_missing call
+    std::map<std::string, std::string> beside; ///< files kept beside it: path → content
 };
 
 /// Opens in-memory histories: the same spec is the same history (as the same file would be).
