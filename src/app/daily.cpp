@@ -52,6 +52,7 @@ core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapte
                             const Instruments& with) {
     if (!with.runner)
         throw_infra("daily: no benchmark runner was opened");
+    const auto held = hold_state(adapters.files, options.state_dir); // one sweep per --state
     ports::PointRunner& runner = *with.runner;
     ports::CommandRunner* probe = with.probe;
     ports::HistoryStore* history = with.history;

@@ -385,6 +385,7 @@ core::HourlyResult run_hourly(const HourlyOptions& o, ports::Adapters& adapters,
                               const Instruments& with) {
     HourlyPorts ports{&adapters.repos, with.builder,    with.runner,
                       &adapters.files, &adapters.clock, &adapters.progress};
+    const auto held = hold_state(adapters.files, o.state_dir); // one search per --state
     if (o.repos.empty())
         throw_usage("hourly: expected at least one --repo NAME=PATH");
     if (o.strategy != "sequential" && o.strategy != "adaptive" && o.strategy != "bisect")

@@ -1,5 +1,6 @@
 #include "app/investigate.hpp"
 
+#include "app/journal_file.hpp"
 #include "app/run_point.hpp"
 #include "core/command_template.hpp"
 #include "core/commit_text.hpp"
@@ -73,6 +74,7 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
                         "': expected two dates YYYY-MM-DD, --from not after --to");
     auto& progress = a.progress;
     auto& files = a.files;
+    const auto held = hold_state(files, o.state_dir); // one investigation per --state
     const double started = a.clock.now();
     InvestigateResult res;
     core::Investigation inv; // the model every output is rendered from

@@ -1,5 +1,6 @@
 #include "adapters/git/libgit2_repo.hpp"
 
+#include "adapters/system/path_lock.hpp"
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
 
@@ -166,6 +167,13 @@ public:
         if (git_repository_is_bare(m_repo.p))
             throw_usage("--repo " + m_name + "=" + m_path +
                         ": a bare repository; expected a clone with a worktree");
+        // The worktree is checked out, built and measured state by state: one perfsweep at a
+        // time (a second one would measure states the first had checked out, and blame the
+        // wrong commit). The lock is per worktree (a linked worktree has its own git dir).
+        m_lock = hold_dir_lock(git_repository_path(m_repo.p), "--repo " + m_name + "=" + m_path,
+                               "wait for it to finish, or give this search its own clone or "
+                               "worktree (git worktree add): two searches checking out one "
+                               "worktree measure each other's states");
     }
 
     const std::string& name() const override { return m_name; }
@@ -354,6 +362,7 @@ private:
     std::string m_name;
     std::string m_path;
     RepoHandle m_repo;
+    std::unique_ptr<PathLock> m_lock;
 };
 
 } // namespace
