@@ -29,7 +29,11 @@ DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters
     std::vector<core::Measurement> all;
     if (!request.history.empty()) {
         auto store = adapters.histories.open(request.history);
-        auto load = store->load();
+        // Only the chosen series is decoded; when nothing matches, the whole history names the
+        // series there are.
+        auto load = store->load_matching({request.benchmark, request.metric, ""});
+        if (load.records.empty() && !(request.benchmark.empty() && request.metric.empty()))
+            load = store->load();
         out.warnings = std::move(load.warnings);
         all = std::move(load.records);
         if (all.empty() && !request.allow_empty) {
