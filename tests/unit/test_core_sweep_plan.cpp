@@ -171,7 +171,7 @@ TEST_CASE("bisect finds one boundary in about log2(n) points", "[core][sweep]") 
     CHECK(c.invented == 0);
     int measured = 0;
     for (auto& p : r.points)
-        measured += p.state == PointState::ok;
+        measured += p.state == StateStatus::unknown;
     CHECK(measured <= 10);
 }
 
