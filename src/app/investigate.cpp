@@ -1,6 +1,7 @@
 #include "app/investigate.hpp"
 
 #include "app/dashboard.hpp"
+#include "app/journal_file.hpp"
 #include "app/newest_point.hpp"
 #include "app/options.hpp"
 #include "app/run_point.hpp"
@@ -440,6 +441,7 @@ void Pipeline::comment(InvestigateResult& res) {
 InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& a) {
     if (o.history.empty())
         throw_usage("investigate: --history is required (a JSON Lines file or git:BRANCH)");
+    const auto held = hold_state(a.files, o.state_dir); // one investigation per --state
     Pipeline p(o, a);
     p.record_night();
     p.detect();

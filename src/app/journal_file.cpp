@@ -4,6 +4,12 @@
 
 namespace perfsweep::app {
 
+std::unique_ptr<ports::DirLock> hold_state(ports::Files& files, const std::string& dir) {
+    if (dir.empty())
+        return nullptr;
+    return files.lock_dir(dir, "--state " + dir);
+}
+
 JournalFile::JournalFile(ports::Files* files_port, std::string dir, std::string stage,
                          std::string settings)
     : m_files(files_port) {

@@ -263,3 +263,22 @@ TEST_CASE("without date labels, timestamps order the points", "[core][detect]") 
     s[3].timestamp.clear(); // one point without a time: file order
     CHECK(detect(s).verdict == Verdict::improvement);
 }
+
+TEST_CASE("a night recorded twice does not poison the noise estimate", "[core][detect]") {
+    // 20 nights at 500, then a -10 % regression; one night of the regression was recorded a
+    // second time (a rerun) with another value. Before, its two values made the spread inside
+    // points (118 % noise) every point's noise floor: no_regression.
+    for (double second : {600.0, 900.0, 9000.0}) {
+        INFO("second record " << second);
+        auto s = series(steps({{20, 500}, {10, 450}}), 0.004, 7);
+        Measurement again = s[25];
+        again.values = {second};
+        s.push_back(again);
+        const auto r = detect(s);
+        CHECK(r.verdict == Verdict::regression);
+        CHECK(r.relative_noise < 0.02);
+    }
+    // Repeats in every point are still the noise estimate they were.
+    const auto all = detect(series(steps({{20, 500}, {10, 450}}), 0.004, 7, 3));
+    CHECK(all.verdict == Verdict::regression);
+}

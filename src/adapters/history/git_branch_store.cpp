@@ -1,6 +1,7 @@
 #include "adapters/history/git_branch_store.hpp"
 
 #include "adapters/compat/library_compat.hpp"
+#include "adapters/git/credentials.hpp"
 #include "adapters/git/git_handles.hpp"
 #include "adapters/git/libgit2_repo.hpp"
 #include "adapters/history/side_files.hpp"
@@ -80,20 +81,17 @@ private:
     int m_fd = -1;
 };
 
-/// Shared payload of the libgit2 remote callbacks.
+/// Shared payload of the libgit2 remote callbacks (the credentials first: token_credentials
+/// reads its payload as TokenCredentials).
 struct CallbackState {
-    const std::string* token = nullptr;
-    int tries = 0;
+    TokenCredentials cred;
     bool rejected = false;
 };
 
-int branch_store_credentials(git_credential** out, const char*, const char*, unsigned int allowed,
-                             void* payload) {
+int branch_store_credentials(git_credential** out, const char* url, const char* user,
+                             unsigned int allowed, void* payload) {
     auto* st = static_cast<CallbackState*>(payload);
-    if (!st || !st->token || st->token->empty() || st->tries++ > 0 ||
-        !(allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
-        return GIT_PASSTHROUGH;
-    return git_credential_userpass_plaintext_new(out, "x-access-token", st->token->c_str());
+    return token_credentials(out, url, user, allowed, st ? &st->cred : nullptr);
 }
 
 int push_update_cb(const char*, const char* status, void* payload) {
@@ -279,6 +277,14 @@ struct GitBranchStore::Impl {
         return true;
     }
 
+    /// The callbacks' state: the token, for the remote's origin only.
+    CallbackState state() const {
+        CallbackState st;
+        st.cred.token = opt.token;
+        st.cred.origin = url_origin(remote_url);
+        return st;
+    }
+
     git_remote_callbacks callbacks(CallbackState& st) const {
         git_remote_callbacks cb;
         git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
@@ -302,16 +308,21 @@ struct GitBranchStore::Impl {
 
     void fetch() const {
         RemotePtr r = remote();
-        CallbackState cred{&opt.token};
+        CallbackState cred = state();
         git_fetch_options fo;
         git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
         fo.callbacks = callbacks(cred);
         fo.prune = GIT_FETCH_NO_PRUNE;
         fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+        compat::refuse_offsite_redirects(fo); // the token stays with the remote's host
         const std::string refspec = "+refs/heads/" + spec.branch + ":" + tip_ref;
         char* specs[] = {const_cast<char*>(refspec.c_str())};
         git_strarray arr{specs, 1};
-        check(git_remote_fetch(r.get(), &arr, &fo, nullptr), "fetching " + spec.branch);
+        const int rc = git_remote_fetch(r.get(), &arr, &fo, nullptr);
+        if (rc < 0 && !cred.cred.refused.empty())
+            throw_infra("history '" + where() + "': fetching " + spec.branch + ": " +
+                        cred.cred.refused);
+        check(rc, "fetching " + spec.branch);
     }
 
     /// Push `commit` to the branch; false when rejected because the branch moved.
@@ -323,14 +334,18 @@ struct GitBranchStore::Impl {
               "staging the push");
         RefPtr keep(r);
         RemotePtr rem = remote();
-        CallbackState st{&opt.token};
+        CallbackState st = state();
         git_push_options po;
         git_push_options_init(&po, GIT_PUSH_OPTIONS_VERSION);
         po.callbacks = callbacks(st);
+        compat::refuse_offsite_redirects(po);
         const std::string refspec = out_ref + ":refs/heads/" + spec.branch;
         char* specs[] = {const_cast<char*>(refspec.c_str())};
         git_strarray arr{specs, 1};
         const int rc = git_remote_push(rem.get(), &arr, &po);
+        if (rc < 0 && !st.cred.refused.empty())
+            throw_infra("history '" + where() + "': pushing " + spec.branch + ": " +
+                        st.cred.refused);
         if (rc == GIT_ENONFASTFORWARD)
             return false;
         if (rc < 0) {

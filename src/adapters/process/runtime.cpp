@@ -139,6 +139,7 @@ Launch PlainRuntime::wrap(const Invocation& inv) {
     l.spec.argv = inv.argv;
     l.spec.env = inv.env;
     l.spec.workdir = m_workdir;
+    l.spec.cgroup_namespace = true; // the benchmark itself: a root one cannot leave its cgroup
     if (!m_gpus.empty())
         l.spec.env["CUDA_VISIBLE_DEVICES"] = m_gpus[inv.worker];
     return l;

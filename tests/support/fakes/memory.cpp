@@ -119,6 +119,15 @@ std::vector<std::string> MemoryFiles::result_files(const std::string& path) {
     return out; // std::map keeps them sorted
 }
 
+std::unique_ptr<ports::DirLock> MemoryFiles::lock_dir(const std::string& dir,
+                                                      const std::string& what) {
+    if (held_elsewhere.count(dir))
+        throw_infra("another perfsweep (pid 1, since 2023-08-24T12:00:00Z) holds " + what);
+    make_dirs(dir);
+    ++locked[dir];
+    return std::make_unique<ports::DirLock>();
+}
+
 std::unique_ptr<ports::HistoryStore> MemoryHistories::open(const std::string& spec) {
     if (spec.empty())
         throw_usage("--history: empty path; expected a JSON Lines file such as history.jsonl");

@@ -32,12 +32,17 @@ public:
     void point_link(const std::string& link, const std::string& target) override;
     /// `path` when it is a file, else every *.json / *.jsonl file below it, sorted.
     std::vector<std::string> result_files(const std::string& path) override;
+    /// Refused (like another process's lock) when `dir` is in `held_elsewhere`; else counted.
+    std::unique_ptr<ports::DirLock> lock_dir(const std::string& dir,
+                                             const std::string& what) override;
 
     std::map<std::string, std::string> files; ///< path → content
     std::set<std::string> dirs;               ///< directories made
     std::map<std::string, std::string> links; ///< link → target
     std::string stdin_text;                   ///< what "-" reads
     long writes = 0;                          ///< write_atomic calls
+    std::set<std::string> held_elsewhere;     ///< directories "another process" holds
+    std::map<std::string, int> locked;        ///< directory → holds taken by lock_dir
 };
 
 /// A clock that moves only when told to (or when something sleeps).
