@@ -82,6 +82,10 @@ SweepPlan::SweepPlan(std::vector<std::string> labels, SweepOptions options) : m_
         throw_usage("sweep: --max-runs must be >= 0 (0 = unlimited)");
     if (options.comparison == ComparisonKind::pass_fail)
         m_options.direction = Direction::lower_is_better; // more failures is worse
+    if (options.focus &&
+        !(options.focus->good < options.focus->bad && options.focus->bad < labels.size()))
+        throw_usage("sweep: the focus needs a good point before its bad point, inside the " +
+                    std::to_string(labels.size()) + " candidates");
     m_points.reserve(labels.size());
     for (auto& l : labels) {
         SweepPoint p;
@@ -273,20 +277,19 @@ SweepPlan::PairTest SweepPlan::test_values(const std::vector<double>& a,
         return t;
     }
     const double dof = (qa + qb) * (qa + qb) / (qa * qa / da + qb * qb / db);
+    if (abs_change < m_options.min_change / 2) {
+        // The same level needs a change below interest that the noise shown so far also rules a
+        // change of --min-change out for (one-sided, at k_miss_rate): with a run or two per
+        // point a noisy benchmark gets more runs here instead of a missed step. (Its p_value,
+        // never reported for a change below interest, is not computed: half the t-tests.)
+        const double p_as_large =
+            student_t_two_sided_p((m_options.min_change - abs_change) / se, dof) / 2;
+        t.relation = p_as_large < k_miss_rate ? Relation::same : Relation::unknown;
+        return t;
+    }
     t.p_value = student_t_two_sided_p(t.relative_change / se, dof);
-    // The same level needs a change below interest that the noise shown so far also rules a
-    // change of --min-change out for (one-sided, at k_miss_rate): with a run or two per point a
-    // noisy benchmark gets more runs here instead of a missed step.
-    const double p_as_large =
-        student_t_two_sided_p((m_options.min_change - abs_change) / se, dof) / 2;
-    if (abs_change < m_options.min_change / 2 && p_as_large < k_miss_rate)
-        t.relation = Relation::same; // below interest, significant or not
-    else if (abs_change < m_options.min_change / 2)
-        t.relation = Relation::unknown;
-    else if (t.p_value < alpha)
-        t.relation = Relation::differ;
-    else
-        t.relation = Relation::unknown; // a change of interest that the repeats cannot confirm yet
+    // A change of interest: different, or one that the repeats cannot confirm yet.
+    t.relation = t.p_value < alpha ? Relation::differ : Relation::unknown;
     return t;
 }
 
@@ -343,6 +346,8 @@ SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
         static_cast<std::size_t>(std::min(2 * m_options.repeats, m_options.max_repeats));
     if (seg.relation == Relation::differ && (left.size() < need || right.size() < need))
         seg.relation = Relation::unknown;
+    if (seg.relation == Relation::differ && (lone_point_unproven(a) || lone_point_unproven(b)))
+        seg.relation = Relation::unknown;
     if (seg.relation == Relation::same)
         seg.relation = Relation::unknown; // the pair differs but the levels do not: undecided
     return seg;
@@ -356,15 +361,26 @@ std::vector<SweepRequest> SweepPlan::next(const ProposalHints& hints) const {
     return proposals(hints);
 }
 
-std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const {
+std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints,
+                                               std::size_t limit) const {
     std::vector<SweepRequest> out;
     if (budget_exhausted())
         return out;
     long budget = m_options.max_runs > 0 ? m_options.max_runs - m_runs : -1;
     const auto workers = static_cast<std::size_t>(m_options.workers);
-    std::set<std::size_t> planned; // untested points planned this round
-    std::set<std::size_t> touched; // any point planned this round
-    auto full = [&] { return out.size() >= workers || budget == 0; };
+    const std::size_t wanted = limit > 0 ? limit : workers;
+    std::set<std::size_t> planned; // untested points planned this round (or in flight)
+    std::set<std::size_t> touched; // any point planned this round (or in flight)
+    for (const auto& q : hints.in_flight) {
+        touched.insert(q.index);
+        if (m_points.at(q.index).state == PointState::untested)
+            planned.insert(q.index);
+        if (budget > 0)
+            budget = std::max(0L, budget - q.repeats);
+    }
+    if (budget == 0)
+        return out;
+    auto full = [&] { return out.size() >= wanted || budget == 0; };
     auto add = [&](std::size_t i, int repeats) {
         if (full() || touched.count(i) || repeats <= 0)
             return;
@@ -410,20 +426,7 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                 continue;
             const std::size_t na = m_points[a].values.size(), nb = m_points[b].values.size();
             if (t.relation == Relation::unknown && (na < cap || nb < cap)) {
-                // Double the smaller sample; on a tie the noisier one (more likely the culprit).
-                const auto& va = m_points[a].values;
-                const auto& vb = m_points[b].values;
-                auto noise = [](const std::vector<double>& v) {
-                    const double m = mean_of(v);
-                    return m == 0 ? 0 : var_of(v, m) / (m * m);
-                };
-                bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
-                // A point whose runs cost no build goes first while it is not twice the other.
-                if (hints.cheap == a && na < cap && na <= 2 * nb)
-                    pick_a = true;
-                else if (hints.cheap == b && nb < cap && nb <= 2 * na)
-                    pick_a = false;
-                more(pick_a ? (na < cap ? a : b) : (nb < cap ? b : a));
+                more(more_of_pair(a, b, hints));
                 continue;
             }
             // A change (or a pair still undecided at the cap): narrow it down.
@@ -445,6 +448,11 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                 break; // one boundary only: the first changed interval
         }
     };
+
+    // F. The focus (the change detect reported) before anything else: its next point, then
+    //    splits of its interval for idle workers.
+    for (const auto& q : focus_requests(touched))
+        add(q.index, q.repeats);
 
     // 0. Points measured with fewer values than asked (a sweep killed between two repeats).
     for (std::size_t i = 0; i < n && !full(); ++i)
@@ -517,6 +525,11 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
     // 3. Refinement (see above; the short intervals are done when they went first).
     refine(narrow_first ? span : 0, n);
 
+    // Without a round barrier, a changed interval split by a point still in flight is narrowed
+    // by the idle workers too (its split was handed out by an earlier call).
+    for (const auto& iv : split_in_flight(hints.in_flight))
+        narrowing.push_back(iv);
+
     // 4. Idle workers (parallel GPUs) speculate instead of waiting for the round: inside the
     //    intervals being narrowed, the longest stretch of untested points between the points known
     //    or planned gets its middle point, so both sides of the split planned above are measured
@@ -535,27 +548,74 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
                 }
     }
     while (m_options.speculate && !full() && !narrowing.empty()) {
-        std::size_t lo = 0, len = 0; // the longest stretch [lo, lo + len)
-        for (const auto& [a, b] : narrowing)
-            for (std::size_t c = a + 1; c < b;) {
-                if (!untested(c)) {
-                    ++c;
-                    continue;
-                }
-                std::size_t e = c;
-                while (e < b && untested(e))
-                    ++e;
-                if (e - c > len) {
-                    lo = c;
-                    len = e - c;
-                }
-                c = e;
-            }
-        if (len == 0)
+        Stretch longest; // over every interval being narrowed
+        for (const auto& [a, b] : narrowing) {
+            const Stretch st = longest_stretch(a, b, untested);
+            if (st.len > longest.len)
+                longest = st;
+        }
+        if (longest.len == 0)
             break;
-        add((lo - 1 + lo + len) / 2, base); // the middle between the stretch's two neighbours
+        add(longest.middle(), base);
     }
     return out;
+}
+
+SweepPlan::Stretch SweepPlan::longest_stretch(std::size_t a, std::size_t b,
+                                              const std::function<bool(std::size_t)>& open) const {
+    Stretch out;
+    for (std::size_t c = a + 1; c < b;) {
+        if (!open(c)) {
+            ++c;
+            continue;
+        }
+        std::size_t e = c;
+        while (e < b && open(e))
+            ++e;
+        if (e - c > out.len)
+            out = {c, e - c};
+        c = e;
+    }
+    return out;
+}
+
+// Which side of an undecided pair gets more runs: the smaller sample; on a tie the noisier one
+// (more likely the culprit); a level of one point that has not shown itself with enough runs;
+// a point whose runs cost no build first while it is not twice the other. A side at the cap
+// leaves the other.
+std::size_t SweepPlan::more_of_pair(std::size_t a, std::size_t b,
+                                    const ProposalHints& hints) const {
+    const auto cap = static_cast<std::size_t>(m_options.max_repeats);
+    const auto& va = m_points[a].values;
+    const auto& vb = m_points[b].values;
+    const std::size_t na = va.size(), nb = vb.size();
+    auto noise = [](const std::vector<double>& v) {
+        const double m = mean_of(v);
+        return m == 0 ? 0 : var_of(v, m) / (m * m);
+    };
+    bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
+    if (na == 1 && nb == 1) {
+        // One run each shows no spread: a side whose other pair is undecided too goes first,
+        // its runs serve both pairs.
+        auto undecided_with = [&](std::size_t i, bool left) {
+            for (std::size_t j = i; left ? j > 0 : j + 1 < m_points.size();) {
+                j = left ? j - 1 : j + 1;
+                if (m_points[j].state == PointState::ok)
+                    return (left ? compare(j, i) : compare(i, j)).relation == Relation::unknown;
+            }
+            return false;
+        };
+        const bool shared_a = undecided_with(a, true), shared_b = undecided_with(b, false);
+        if (shared_a != shared_b)
+            pick_a = shared_a;
+    }
+    if (lone_point_unproven(a) != lone_point_unproven(b))
+        pick_a = lone_point_unproven(a); // a level of one point needs its own runs
+    if (hints.cheap == a && na < cap && na <= 2 * nb)
+        pick_a = true;
+    else if (hints.cheap == b && nb < cap && nb <= 2 * na)
+        pick_a = false;
+    return pick_a ? (na < cap ? a : b) : (nb < cap ? b : a);
 }
 
 // Boundaries of failure rates: binary segmentation of the ok points' runs. A segment splits at

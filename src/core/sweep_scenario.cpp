@@ -20,6 +20,19 @@ double unit(std::uint64_t x) { // (0, 1)
 
 } // namespace
 
+SweepScenario seed_replay_scenario() {
+    SweepScenario s;
+    s.name = "seed_replay";
+    s.start = "2023-07-01";
+    s.days = 80;
+    s.base = 587.6;
+    s.noise = 0.001;
+    s.levels = {{13, 0.970388}, {19, 0.99983}, {22, 0.982471}, {56, 0.913376}};
+    s.broken = {55};
+    s.missing = {13, 14, 15};
+    return s;
+}
+
 double scenario_level(const SweepScenario& s, int day) {
     double level = 1.0;
     for (const auto& [from, l] : s.levels)
@@ -59,12 +72,38 @@ namespace perfsweep::core {
 
 SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
                            long* wall) {
+    SimulationTrace trace;
+    auto r = simulate_sweep(s, options, seed, SimulatedHistory{}, &trace);
+    if (wall)
+        *wall += trace.wall;
+    return r;
+}
+
+SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
+                           const SimulatedHistory& history, SimulationTrace* trace) {
     std::vector<std::string> labels;
     for (int d = 0; d < s.days; ++d)
         labels.push_back("day" + std::to_string(d));
     SweepOptions o = options;
     o.direction = s.direction;
     SweepPlan plan(labels, o);
+    std::vector<std::vector<double>> context;
+    for (int d = -history.nights_before; d < 0; ++d)
+        context.push_back({scenario_value(s, d, seed, 0)});
+    if (!context.empty())
+        plan.set_noise_context(std::move(context));
+    for (int d : history.reused)
+        if (!scenario_unavailable(s, d))
+            plan.reuse(static_cast<std::size_t>(d), {scenario_value(s, d, seed, 0)});
+    SimulationTrace local;
+    SimulationTrace& t = trace ? *trace : local;
+    auto focus_check = [&] {
+        if (o.focus && t.runs_to_focus < 0 && plan.focus_boundary()) {
+            t.runs_to_focus = plan.result().runs;
+            t.wall_to_focus = t.wall;
+        }
+    };
+    focus_check();
     for (int round = 0; round < 100000; ++round) {
         const auto reqs = plan.next();
         if (reqs.empty())
@@ -72,8 +111,7 @@ SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, 
         int longest = 0;
         for (const auto& rq : reqs)
             longest = std::max(longest, rq.repeats);
-        if (wall)
-            *wall += longest;
+        t.wall += longest;
         for (const auto& rq : reqs) {
             const int day = static_cast<int>(rq.index);
             const bool missing =
@@ -89,6 +127,7 @@ SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, 
                 v.push_back(scenario_value(s, day, seed, have + k));
             plan.observe(rq.index, Status::ok, v, {}, {}, rq.repeats);
         }
+        focus_check();
     }
     return plan.result(plan.budget_exhausted() ? "run budget spent" : "");
 }
