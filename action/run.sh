@@ -8,8 +8,10 @@
 # Environment:
 #   PERFSWEEP_BIN          the perfsweep executable (set by the build step)
 #   PERFSWEEP_IN_<NAME>    one per action input (see action.yml and docs/action.md)
-# Exit status: perfsweep's, except that a regression fails the step only with fail-on-alert=true,
-# and "inconclusive" (4) or "improvement" (5) never fail it.
+# Exit status: perfsweep's, except that detect's regression fails the step only with
+# fail-on-alert=true (compare's fails it unless fail-on-alert=false), "inconclusive" (4) passes in
+# detect and investigate (run, record and compare: 4 is a point without a value, and fails), and
+# "improvement" (5) never fails it.
 set -euo pipefail
 set -f # no globbing anywhere: no value is ever expanded as a pattern
 
@@ -29,21 +31,24 @@ mode=${PERFSWEEP_IN_MODE:-investigate}
 # Which inputs each mode accepts. An input that is set but not accepted by the mode is an error
 # (better than silently ignoring it or handing perfsweep an option it will reject).
 declare -A accepts=(
-  [investigate]="config metric metric-regex direction history image test build commits-probe jax-toolbox cherry-picks
+  [investigate]="config metric benchmark testbed metric-regex direction history image test build commits-probe jax-toolbox cherry-picks
                  to-commit repos ref gpus runtime
                  mounts repeats timeout max-runs from to step state-dir narrow strategy check
                  alert-threshold fail-on-alert comment-on-alert comment-key issue-title
                  issue-labels close-issue-on-recovery record output-dir extra-args"
   [demo]="output-dir extra-args"
-  [detect]="config metric direction history alert-threshold fail-on-alert extra-args"
-  [record]="config metric metric-regex direction history label benchmark-output extra-args"
-  [run]="config metric metric-regex direction history image test gpus runtime mounts repeats timeout
+  [detect]="config metric benchmark testbed direction history alert-threshold fail-on-alert extra-args"
+  [record]="config metric benchmark testbed metric-regex direction history label benchmark-output extra-args"
+  [run]="config metric benchmark testbed metric-regex direction history image test gpus runtime mounts repeats timeout
          check label date extra-args"
+  [compare]="config metric benchmark testbed metric-regex direction image test gpus runtime mounts timeout
+             base-workdir base-test base-history max-pairs alert-threshold fail-on-alert
+             comment-on-alert comment-key extra-args"
 )
-[ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, setup"
+[ -n "${accepts[$mode]+x}" ] || die "input 'mode' is '$mode'; expected one of: investigate, demo, detect, record, run, compare, setup"
 
 # Every input the action knows, with the env variable that carries it.
-all_inputs=(config metric metric-regex direction history image test build commits-probe jax-toolbox cherry-picks
+all_inputs=(config metric benchmark testbed base-workdir base-test base-history max-pairs metric-regex direction history image test build commits-probe jax-toolbox cherry-picks
             to-commit repos ref gpus runtime mounts
             repeats timeout max-runs from to step state-dir narrow strategy check alert-threshold
             fail-on-alert comment-on-alert comment-key issue-title issue-labels
@@ -108,7 +113,7 @@ v=$REPLY
 [ -z "$v" ] || [ "$v" = today ] || [[ "$v" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] || die "input 'record' is '$v'; expected today or a date YYYY-MM-DD"
 
 # Validate the inputs whose shape we know, so the error names the action input.
-for name in repeats max-runs; do
+for name in repeats max-runs max-pairs; do
   get "$name"
   v=$REPLY
   [ -z "$v" ] || [[ "$v" =~ ^[0-9]+$ ]] || die "input '$name' is '$v'; expected a non-negative integer"
@@ -137,7 +142,17 @@ to_commit=$REPLY
 
 opt config --config # a main-app option (CLI11 reads config files there): before the subcommand
 args+=("$mode")
-opt metric --metric
+if [ "$mode" = record ] || [ "$mode" = run ] || [ "$mode" = compare ]; then
+  lines metric --metric # one metric per line: each its own series
+else
+  opt metric --metric
+fi
+opt benchmark --benchmark
+opt testbed --testbed
+opt base-workdir --base-workdir
+opt base-test --base-test
+opt base-history --base-history
+opt max-pairs --max-pairs
 opt metric-regex --metric-regex
 opt direction --direction
 opt history --history
@@ -171,6 +186,10 @@ opt issue-title --new-issue
 lines issue-labels --issue-label
 opt record --record
 [ -z "$threshold" ] || args+=("--threshold=$threshold")
+if [ "$mode" = compare ]; then
+  [ "$fail_on_alert" != false ] || args+=("--report-only") # default: a regression fails the check
+  [ "$comment_on_alert" != true ] || args+=("--comment")
+fi
 if [ "$mode" = investigate ]; then
   [ "$fail_on_alert" != true ] || args+=("--fail-on-regression")
   [ "$comment_on_alert" != true ] || args+=("--comment")
@@ -193,7 +212,14 @@ case "$rc" in
       rc=0
     fi
     ;;
-  4) echo "::notice title=perfsweep::inconclusive: too little data to decide"; rc=0 ;;
+  4)
+    case "$mode" in
+      # A point without a value (an output without the metric, a crashed run): the step fails;
+      # perfsweep's error above names the point, the metric and the reason.
+      run | record | compare) echo "::error title=perfsweep::$mode: a point has no value (exit 4; the error above says which and why)" ;;
+      *) echo "::notice title=perfsweep::inconclusive (exit 4): the reason is in the log above"; rc=0 ;;
+    esac
+    ;;
   5) echo "::notice title=perfsweep::the latest level is a significant improvement"; rc=0 ;;
 esac
 exit "$rc"

@@ -6,9 +6,13 @@
 #include "core/detect.hpp"
 
 #include "adapters/json/benchmark_action_json.hpp"
+#include "adapters/json/record_format.hpp"
+#include "app/detect.hpp"
+#include "app/import.hpp"
 #include "core/changepoint.hpp"
 #include "core/import_formats.hpp"
 #include "core/stats.hpp"
+#include "support/fakes/world.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -573,8 +577,60 @@ void speed() {
 
 } // namespace
 
+// ---------------------------------------------------------------------------------------------
+// Many series in one step (issue 25): the 26 series of noir.data.js (github-action-benchmark's
+// format, 11 + 15 benches in two suites) imported into a history, then one `detect` over all of
+// them (app::run_detect_all: load, group, detect each) against 26 single-series calls, side by
+// side; every verdict must be equal. Goal: 26 rows, < 1 s.
+void many_series() {
+    const std::string path = std::string(PERFSWEEP_SOURCE_DIR) + "/bench/data/noir.data.js";
+    fakes::World w;
+    w.files.files["noir.data.js"] = read_file(path);
+    app::ImportRequest imp;
+    imp.inputs = {"noir.data.js"};
+    imp.history = "history.jsonl";
+    imp.read_json = adapters::read_json_import;
+    app::run_import(imp, w.adapters);
+    app::DetectRequest all;
+    all.history = "history.jsonl";
+    const int reps = 20;
+    app::DetectAllOutcome out;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i)
+        out = app::run_detect_all(all, w.adapters);
+    const auto t1 = std::chrono::steady_clock::now();
+    int equal = 0;
+    for (int i = 0; i < reps; ++i)
+        for (const auto& s : out.series) {
+            app::DetectRequest one = all;
+            one.benchmark = s.key.benchmark;
+            one.metric = s.key.metric;
+            equal += app::run_detect(one, w.adapters).result.verdict == s.result.verdict ? 1 : 0;
+        }
+    const auto t2 = std::chrono::steady_clock::now();
+    const double all_ms = std::chrono::duration<double, std::milli>(t1 - t0).count() / reps;
+    const double singles_ms = std::chrono::duration<double, std::milli>(t2 - t1).count() / reps;
+    std::map<std::string, int> verdicts;
+    for (const auto& s : out.series)
+        verdicts[std::string(to_string(s.result.verdict))]++;
+    std::printf("\n== many series: %s (%zu points)\n", path.c_str(),
+                w.histories.at("history.jsonl").records.size());
+    std::printf("  one detect over every series: %zu rows in %.1f ms (goal: 26 rows, < 1000 ms)\n",
+                out.series.size(), all_ms);
+    std::printf("  %zu single-series calls:       %.1f ms (%.1fx the one call)\n",
+                out.series.size(), singles_ms, singles_ms / all_ms);
+    std::printf("  verdicts equal to the single-series call: %d of %zu\n", equal / reps,
+                out.series.size());
+    std::printf("  verdicts:");
+    for (const auto& [v, n] : verdicts)
+        std::printf(" %s %d", v.c_str(), n);
+    std::printf("\n");
+}
+
 int main(int argc, char** argv) {
     const std::string only = argc > 1 ? argv[1] : "";
+    if (only.empty() || only == "series")
+        many_series();
     if (only.empty() || only == "real")
         real_histories();
     if (only.empty() || only == "synthetic")

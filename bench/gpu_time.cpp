@@ -444,10 +444,10 @@ HourlyRun hourly_once(const Window& w, const std::string& strategy, int repeats,
     app::HourlyOptions o;
     for (const auto& r : w.repos)
         o.repos.push_back({r.name, "/src/" + r.name, "origin/main"});
-    o.from = w.from;
-    o.to = w.to;
+    o.from = util::time_at(w.from);
+    o.to = util::time_at(w.to);
     o.to_commit = true;
-    o.strategy = strategy;
+    o.strategy = *util::parse_enum(app::k_hourly_strategy_names, strategy);
     o.repeats = repeats;
     o.min_span = min_span;
     o.max_repeats = std::max(12, repeats);
@@ -464,14 +464,10 @@ HourlyRun hourly_once(const Window& w, const std::string& strategy, int repeats,
         }
     } repos(w);
     fakes::World world; // the other ports, in memory
-    ports::Adapters a{
-        world.files,        world.progress, world.clock,      world.actions, world.histories,
-        world.runners,      repos,          world.code_hosts, world.secrets, world.records,
-        world.issue_events, world.results,  world.demo_world};
-    app::Instruments with;
-    with.builder = &bench;
-    with.runner = &bench;
-    const auto r = app::run_hourly(o, a, with);
+    ports::Adapters a{world.files,     world.progress,  world.clock, world.actions,
+                      world.histories, world.runners,   repos,       world.code_hosts,
+                      world.secrets,   world.demo_world};
+    const auto r = app::run_hourly(o, a, {bench, bench});
     HourlyRun out;
     out.builds = bench.builds;
     out.runs = bench.runs;
@@ -499,13 +495,15 @@ bool hourly_window(int seeds) {
         int repeats, min_span;
     };
     const app::HourlyOptions defaults;
+    const std::string default_strategy(
+        util::enum_name(app::k_hourly_strategy_names, defaults.strategy));
     const std::vector<Variant> variants = {
         {"adaptive, shortest excursion 7 states", "adaptive", defaults.repeats, 7},
         {"adaptive, shortest excursion 14 states", "adaptive", defaults.repeats, 14},
         {"adaptive, shortest excursion 20 states", "adaptive", defaults.repeats, 20},
-        {"defaults (" + defaults.strategy + ", " + std::to_string(defaults.repeats) +
+        {"defaults (" + default_strategy + ", " + std::to_string(defaults.repeats) +
              " runs at the ends, 1 inside)",
-         defaults.strategy, defaults.repeats, defaults.min_span},
+         default_strategy, defaults.repeats, defaults.min_span},
     };
     bool met = false, mean_met = false;
     for (const auto& v : variants) {

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 b=${1:-build}
 cmake -S . -B "$b" -DPERFSWEEP_BUILD_BENCH=ON >/dev/null
 cmake --build "$b" -j "$(nproc)" --target bench_detect bench_daily_runs bench_git_states \
-    bench_run_output bench_gpu_time
+    bench_run_output bench_gpu_time bench_compare
 echo "== bench_detect (detect on 10,000 points x 5 repeats, one core)"
 taskset -c 0 "./$b/bench/bench_detect"
 echo "== bench_daily_runs (runs used by adaptive and bisect vs exhaustive)"
@@ -17,3 +17,5 @@ echo "== bench_run_output (1 GiB of benchmark output: alone vs under perfsweep r
 "./$b/bench/bench_run_output"
 echo "== bench_gpu_time (runs and builds of the planners vs a pass/fail bisection; hourly builds)"
 "./$b/bench/bench_gpu_time"
+echo "== bench_compare (the pull-request verdict, simulated: 200 PR jobs per scenario, runs spent)"
+"./$b/bench/bench_compare"

@@ -8,10 +8,6 @@
 #include "adapters/github/github_client.hpp"
 #include "adapters/history/git_branch_store.hpp"
 #include "adapters/history/jsonl_store.hpp"
-#include "adapters/json/benchmark_action_json.hpp"
-#include "adapters/json/issue_event_json.hpp"
-#include "adapters/json/record_format.hpp"
-#include "adapters/json/result_json.hpp"
 #include "adapters/process/process.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/process/secrets.hpp"
@@ -138,9 +134,6 @@ int perfsweep_main(int argc, char** argv) {
     adapters::SystemClock clock;
     adapters::StreamProgress progress(stderr, in_actions);
     adapters::GitDemoWorldMaker demo_world;
-    adapters::JsonResultReader result_reader;
-    adapters::JsonRecordFormat record_format;
-    adapters::JsonIssueEventReader issue_events;
     adapters::ActionsEnv actions(env_text, stdout);
     HistoryFactory histories;
     RunnerFactory runners(progress, clock, in_actions);
@@ -156,9 +149,6 @@ int perfsweep_main(int argc, char** argv) {
                       .repos = repos,
                       .code_hosts = code_hosts,
                       .secrets = secrets,
-                      .records = record_format,
-                      .issue_events = issue_events,
-                      .results = result_reader,
                       .demo_world = demo_world};
     return cli::run(argc, argv, a);
 }

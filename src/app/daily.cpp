@@ -16,15 +16,7 @@
 
 namespace perfsweep::app {
 
-namespace {
-
-std::string date_part(const std::string& label, int from, int len) {
-    return label.substr(static_cast<std::size_t>(from), static_cast<std::size_t>(len));
-}
-
-} // namespace
-
-std::vector<std::string> daily_candidates(const std::string& from, const std::string& to) {
+core::DateRange resolve_date_range(const std::string& from, const std::string& to) {
     // The rule lives in core (the issue-request parser applies the same one).
     const auto range = core::check_daily_range(from, to);
     switch (range.problem) {
@@ -41,294 +33,362 @@ std::vector<std::string> daily_candidates(const std::string& from, const std::st
     case core::DateRangeProblem::none:
         break;
     }
-    const auto f = *util::parse_date(from);
-    std::vector<std::string> out;
-    for (std::int64_t i = 0; i < range.dates; ++i)
-        out.push_back(util::format_date(util::add_days(f, i)));
-    return out;
+    return {*util::parse_day(from), *util::parse_day(to)};
 }
 
-core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
-                            const Instruments& with) {
-    if (!with.runner)
-        throw_infra("daily: no benchmark runner was opened");
-    ports::PointRunner& runner = *with.runner;
-    ports::CommandRunner* probe = with.probe;
-    ports::HistoryStore* history = with.history;
-    ports::Files& files = adapters.files;
-    ports::Clock& clock = adapters.clock;
-    ports::Progress& progress = adapters.progress;
-    const auto labels = daily_candidates(options.from, options.to);
-    std::map<std::string, std::size_t> index;
-    for (std::size_t i = 0; i < labels.size(); ++i)
-        index[labels[i]] = i;
-    auto sweep_opts = options.sweep;
-    sweep_opts.workers = std::max(1, runner.workers());
-    core::SweepPlan plan(labels, sweep_opts);
-    core::DailyResult out;
-    out.from = options.from;
-    out.to = options.to;
-    out.benchmark = options.benchmark;
-    out.direction = options.sweep.direction;
-    out.measurements.resize(labels.size());
+namespace {
+
+/// One run of the daily stage: each step a method, the pure planner (core::SweepPlan) deciding.
+class DailySweep {
+public:
+    DailySweep(const DailyOptions& o, ports::Adapters& a, const DailyInstruments& with);
+    /// 1. Resume: read back every committed run of an earlier, identical invocation.
+    void resume();
+    /// 2. The history: the benchmark's records (what the journal holds and the history lacks is
+    /// appended first), to reuse its points and the noise around the range.
+    void load_history();
+    /// Reuse the history's points once this runner's fingerprint is known (once).
+    void reuse_history();
+    /// 3. Rounds: next/run/observe until nothing useful is left or a budget stops it.
+    void run_rounds();
+    /// The result; exit-code mode: each regression's first bad nightly's first failing log.
+    core::DailyResult finish();
+
+private:
+    bool observe(const core::Measurement& m, long runs);
+    bool time_spent() const;
+    ports::PointRequest request(std::size_t i) const;
+    void run_round(const std::vector<core::SweepRequest>& reqs);
+    bool run_repeat(const std::vector<core::SweepRequest>& reqs, std::vector<bool>& stopped,
+                    int rep, std::string& abort);
+    void attach_commits(core::Measurement& m, std::size_t i, const ports::PointRequest& req,
+                        bool first_ok);
+    void commit(core::Measurement& m, std::size_t i, long runs);
+    std::vector<std::vector<double>> noise_context() const;
+
+    const DailyOptions& m_o;
+    ports::Adapters& m_a;
+    const DailyInstruments& m_with;
+    const std::vector<std::string> m_labels;
+    std::map<std::string, std::size_t> m_index;
+    core::SweepPlan m_plan;
+    core::DailyResult m_out;
+    std::string m_fingerprint; // this runner's (known up front, else from the first measurement)
+    bool m_have_fingerprint = false;
+    JournalFile m_journal;
+    std::vector<core::Measurement> m_resumed; // every committed run, in order
+    std::vector<core::Measurement> m_hist;    // the history's ok records of the range's dates
+    std::vector<core::Measurement> m_around;  // the benchmark's nights outside the range
+    bool m_reused = false;
+    double m_started = 0;
+    std::string m_stop;
+};
+
+core::SweepOptions sweep_options(const DailyOptions& o, const ports::PointRunner& runner) {
+    auto s = o.sweep;
+    s.workers = std::max(1, runner.workers());
+    return s;
+}
+
+DailySweep::DailySweep(const DailyOptions& o, ports::Adapters& a, const DailyInstruments& with)
+    : m_o(o), m_a(a), m_with(with), m_labels(o.dates.labels()),
+      m_plan(m_labels, sweep_options(o, with.runner)),
+      m_journal(&a.files, o.state_dir, "daily", o.identity) {
+    for (std::size_t i = 0; i < m_labels.size(); ++i)
+        m_index[m_labels[i]] = i;
+    m_out.from = util::format_day(o.dates.from);
+    m_out.to = util::format_day(o.dates.to);
+    m_out.benchmark = o.benchmark;
+    m_out.direction = o.sweep.direction;
+    m_out.measurements.resize(m_labels.size());
     // This runner's fingerprint: from the runner itself when it knows it before running (then
     // history points are reused before the first round, so a date the history holds is never
     // measured again), else from the first measurement.
-    std::string fingerprint;
-    bool have_fingerprint = false;
-    if (const auto known = runner.runner_fingerprint(); !known.empty()) {
-        fingerprint = core::fingerprint_key(known);
-        have_fingerprint = true;
+    if (const auto known = with.runner.runner_fingerprint(); !known.empty()) {
+        m_fingerprint = core::fingerprint_key(known);
+        m_have_fingerprint = true;
     }
+}
 
-    auto observe = [&](const core::Measurement& m, long runs) {
-        const auto it = index.find(m.label);
-        if (it == index.end())
-            return false;
-        plan.observe(it->second, m.status, m.values, m.reason, m.log, runs);
-        out.measurements[it->second].push_back(m);
-        if (out.metric.empty() && !m.metric.empty()) {
-            out.metric = m.metric;
-            out.unit = m.unit;
-        }
-        if (!have_fingerprint && !m.runner.empty()) {
-            fingerprint = core::fingerprint_key(m.runner);
-            have_fingerprint = true;
-        }
-        return true;
-    };
+bool DailySweep::observe(const core::Measurement& m, long runs) {
+    const auto it = m_index.find(m.label);
+    if (it == m_index.end())
+        return false;
+    m_plan.observe(it->second, m.status, m.values, m.reason, m.log, runs);
+    m_out.measurements[it->second].push_back(m);
+    if (m_out.metric.empty() && !m.metric.empty()) {
+        m_out.metric = m.metric;
+        m_out.unit = m.unit;
+    }
+    if (!m_have_fingerprint && !m.runner.empty()) {
+        m_fingerprint = core::fingerprint_key(m.runner);
+        m_have_fingerprint = true;
+    }
+    return true;
+}
 
-    // 1. Resume: read back every committed run of an earlier, identical invocation.
-    JournalFile journal(&files, options.state_dir, "daily", options.identity);
-    std::vector<core::Measurement> resumed; // every committed run, in order
-    for (const auto& e : journal.resumed()) {
+void DailySweep::resume() {
+    const auto& path = m_journal.path();
+    for (const auto& e : m_journal.resumed()) {
+        const std::string at = path + ":" + std::to_string(e.line);
         if (e.kind != core::JournalEvent::Kind::run)
-            throw_usage(journal.path() + ":" + std::to_string(e.line) +
-                        ": a build record in a daily journal; expected run records");
+            throw_usage(at + ": a build record in a daily journal; expected run records");
         auto m = e.measurement;
         if (m.label != e.point)
-            throw_usage(journal.path() + ":" + std::to_string(e.line) + ": the run of '" + e.point +
-                        "' carries label '" + m.label + "'");
+            throw_usage(at + ": the run of '" + e.point + "' carries label '" + m.label + "'");
         if (!observe(m, e.runs))
-            throw_usage(journal.path() + ":" + std::to_string(e.line) + ": '" + e.point +
-                        "' is not a date of the sweep");
-        out.resumed_runs += e.runs;
-        resumed.push_back(std::move(m));
+            throw_usage(at + ": '" + e.point + "' is not a date of the sweep");
+        m_out.resumed_runs += e.runs;
+        m_resumed.push_back(std::move(m));
     }
-    if (!resumed.empty())
-        progress.line("resuming from " + journal.path() + ": " + std::to_string(resumed.size()) +
-                      " finished measurements");
+    if (!m_resumed.empty())
+        m_a.progress.line("resuming from " + path + ": " + std::to_string(m_resumed.size()) +
+                          " finished measurements");
+}
 
-    // 2. History reuse (same benchmark, same runner fingerprint, status ok).
-    std::vector<core::Measurement> hist;
-    std::vector<core::Measurement> around; // the benchmark's nights outside the range
-    if (history && (!options.rerun || !resumed.empty())) {
-        auto load = history->load();
-        out.warnings = load.warnings;
-        // A kill between a run's commit to the state dir and its history append (or one that
-        // tore the append) left the history without it: append what the state holds and the
-        // history lacks, so no finished run is lost from the history either.
-        if (!resumed.empty()) {
-            if (const auto n = history->append_missing(resumed); n > 0)
-                progress.line("appended " + std::to_string(n) + " committed runs missing from " +
+void DailySweep::load_history() {
+    auto* history = m_with.history;
+    if (!history || (m_o.rerun && m_resumed.empty()))
+        return;
+    auto load = history->load();
+    m_out.warnings = load.warnings;
+    // A kill between a run's commit to the state dir and its history append (or one that tore
+    // the append) left the history without it: append what the state holds and the history
+    // lacks, so no finished run is lost from the history either.
+    if (!m_resumed.empty())
+        if (const auto n = history->append_missing(m_resumed); n > 0)
+            m_a.progress.line("appended " + std::to_string(n) + " committed runs missing from " +
                               history->describe());
+    if (m_o.rerun)
+        load.records.clear();
+    const bool want_codes = m_o.sweep.comparison == core::ComparisonKind::pass_fail;
+    for (auto& m : load.records)
+        if (m.status == core::Status::ok && !m.values.empty() && m.benchmark == m_o.benchmark &&
+            m.exit_codes.empty() != want_codes) { // never mix metric and exit-code records
+            if (m_index.count(m.label))
+                m_hist.push_back(std::move(m));
+            else if (!want_codes && util::parse_date(m.label) &&
+                     (m.stage == core::Stage::daily || m.stage == core::Stage::record))
+                m_around.push_back(std::move(m));
         }
-        if (options.rerun)
-            load.records.clear();
-        const bool want_codes = options.sweep.comparison == core::ComparisonKind::pass_fail;
-        for (auto& m : load.records)
-            if (m.status == core::Status::ok && !m.values.empty() &&
-                m.benchmark == options.benchmark &&
-                m.exit_codes.empty() != want_codes) { // never mix metric and exit-code records
-                if (index.count(m.label))
-                    hist.push_back(std::move(m));
-                else if (!want_codes && util::parse_date(m.label) &&
-                         (m.stage == core::Stage::daily || m.stage == core::Stage::record))
-                    around.push_back(std::move(m));
-            }
-    }
-    bool reused = false;
-    auto reuse_history = [&] {
-        if (reused || !have_fingerprint)
-            return;
-        reused = true;
-        // Every matching record of a date (one per repeat) pooled into that date's values.
-        std::map<std::size_t, std::vector<const core::Measurement*>> by_point;
-        for (const auto& m : hist)
-            if (core::fingerprint_key(m.runner) == fingerprint)
-                by_point[index.at(m.label)].push_back(&m);
-        // The noise the history shows around the range (this machine, the nearest nights on each
-        // side) is evidence too: a pair of dates with one run each is decided from the start.
-        std::map<std::string, std::vector<double>> before, after;
-        for (const auto& m : around)
-            if (core::fingerprint_key(m.runner) == fingerprint) {
-                auto& side = m.label < labels.front() ? before : after;
-                auto& v = side[m.label];
-                v.insert(v.end(), m.values.begin(), m.values.end());
-            }
-        constexpr std::size_t k_context_nights = 30; // per side
-        std::vector<std::vector<double>> context;
-        std::size_t skip = before.size() > k_context_nights ? before.size() - k_context_nights : 0;
-        for (auto& night : before)
-            if (skip > 0)
-                --skip;
-            else
-                context.push_back(std::move(night.second));
-        std::size_t taken = 0;
-        for (auto& night : after)
-            if (taken++ < k_context_nights)
-                context.push_back(std::move(night.second));
-        if (!context.empty())
-            plan.set_noise_context(std::move(context));
-        long n = 0;
-        for (const auto& [i, records] : by_point) {
-            if (plan.point(i).state != core::PointState::untested)
-                continue;
-            std::vector<double> values;
-            for (const auto* m : records) {
-                values.insert(values.end(), m->values.begin(), m->values.end());
-                out.measurements[i].push_back(*m);
-            }
-            plan.reuse(i, values, records.back()->log);
-            ++n;
-        }
-        if (n > 0)
-            progress.line("reusing " + std::to_string(n) + " dates from " + history->describe());
-    };
-    reuse_history();
+}
 
-    // 3. Rounds. Each repeat is its own runner call (one per worker in parallel), committed to
-    //    the state directory as soon as it returns, so a kill loses at most the runs in flight.
-    const double started = clock.now();
-    std::string stop;
-    auto time_spent = [&] {
-        return options.max_time_s > 0 && clock.now() - started >= options.max_time_s;
-    };
-    auto to_request = [&](std::size_t i) {
-        ports::PointRequest pr;
-        pr.label = labels[i];
-        pr.stage = core::Stage::daily;
-        pr.repeats = 1;
-        pr.first_repeat = static_cast<int>(out.measurements[i].size()) + 1;
-        pr.values["date"] = labels[i];
-        pr.values["yyyy"] = date_part(labels[i], 0, 4);
-        pr.values["mm"] = date_part(labels[i], 5, 2);
-        pr.values["dd"] = date_part(labels[i], 8, 2);
-        return pr;
-    };
+// The noise the history shows around the range (this machine, the nearest nights on each side)
+// is evidence too: a pair of dates with one run each is decided from the start.
+std::vector<std::vector<double>> DailySweep::noise_context() const {
+    std::map<std::string, std::vector<double>> before, after;
+    for (const auto& m : m_around)
+        if (core::fingerprint_key(m.runner) == m_fingerprint) {
+            auto& v = (m.label < m_labels.front() ? before : after)[m.label];
+            v.insert(v.end(), m.values.begin(), m.values.end());
+        }
+    constexpr std::size_t k_context_nights = 30; // per side
+    std::vector<std::vector<double>> context;
+    std::size_t skip = before.size() > k_context_nights ? before.size() - k_context_nights : 0;
+    for (auto& night : before)
+        if (skip > 0)
+            --skip;
+        else
+            context.push_back(night.second);
+    std::size_t taken = 0;
+    for (auto& night : after)
+        if (taken++ < k_context_nights)
+            context.push_back(night.second);
+    return context;
+}
+
+void DailySweep::reuse_history() {
+    if (m_reused || !m_have_fingerprint)
+        return;
+    m_reused = true;
+    // Every matching record of a date (one per repeat) pooled into that date's values.
+    std::map<std::size_t, std::vector<const core::Measurement*>> by_point;
+    for (const auto& m : m_hist)
+        if (core::fingerprint_key(m.runner) == m_fingerprint)
+            by_point[m_index.at(m.label)].push_back(&m);
+    if (auto context = noise_context(); !context.empty())
+        m_plan.set_noise_context(std::move(context));
+    long n = 0;
+    for (const auto& [i, records] : by_point) {
+        if (m_plan.point(i).state != core::StateStatus::untested)
+            continue;
+        std::vector<double> values;
+        for (const auto* m : records) {
+            values.insert(values.end(), m->values.begin(), m->values.end());
+            m_out.measurements[i].push_back(*m);
+        }
+        m_plan.reuse(i, values, records.back()->log);
+        ++n;
+    }
+    if (n > 0)
+        m_a.progress.line("reusing " + std::to_string(n) + " dates from " +
+                          m_with.history->describe());
+}
+
+bool DailySweep::time_spent() const {
+    return m_o.max_time.count() > 0 &&
+           m_a.clock.now() - m_started >= static_cast<double>(m_o.max_time.count());
+}
+
+ports::PointRequest DailySweep::request(std::size_t i) const {
+    const auto& label = m_labels[i];
+    ports::PointRequest pr;
+    pr.label = label;
+    pr.stage = core::Stage::daily;
+    pr.repeats = 1;
+    pr.first_repeat = static_cast<int>(m_out.measurements[i].size()) + 1;
+    pr.values["date"] = label;
+    pr.values["yyyy"] = label.substr(0, 4);
+    pr.values["mm"] = label.substr(5, 2);
+    pr.values["dd"] = label.substr(8, 2);
+    return pr;
+}
+
+// Each repeat is its own runner call (one per worker in parallel), committed to the state
+// directory as soon as it returns, so a kill loses at most the runs in flight.
+void DailySweep::run_rounds() {
+    m_started = m_a.clock.now();
     for (;;) {
         if (time_spent()) {
-            stop = "time budget spent (--max-time)";
-            break;
+            m_stop = "time budget spent (--max-time)";
+            return;
         }
-        const auto reqs = plan.next();
+        const auto reqs = m_plan.next();
         if (reqs.empty()) {
-            if (plan.budget_exhausted())
-                stop = "run budget spent (--max-runs)";
-            break;
+            if (m_plan.budget_exhausted())
+                m_stop = "run budget spent (--max-runs)";
+            return;
         }
-        std::vector<bool> stopped(reqs.size(), false);
-        std::string abort; // exit-code mode: a status >= 128 stops the whole search
-        for (int rep = 0;; ++rep) {
-            std::vector<std::size_t> which; // positions in reqs still running this repeat
-            for (std::size_t k = 0; k < reqs.size(); ++k)
-                if (!stopped[k] && rep < reqs[k].repeats)
-                    which.push_back(k);
-            if (which.empty() || (rep > 0 && time_spent()))
-                break;
-            std::vector<ports::PointRequest> batch;
-            for (auto k : which)
-                batch.push_back(to_request(reqs[k].index));
-            auto results = runner.run_points(batch);
-            util::crash_point("daily.after_run"); // finished, not yet committed
-            for (std::size_t j = 0; j < results.size() && j < which.size(); ++j) {
-                const auto k = which[j];
-                const auto i = reqs[k].index;
-                auto& m = results[j];
-                m.label = labels[i];
-                m.stage = core::Stage::daily;
-                if (m.benchmark.empty())
-                    m.benchmark = options.benchmark;
-                const bool first_ok = m.status == core::Status::ok &&
-                                      plan.point(i).state == core::PointState::untested;
-                if (probe && first_ok) {
-                    // Not a benchmark run: no metric, no run line, not counted.
-                    const auto pr = probe->run_command(batch[j], "commits-probe");
-                    if (!pr.ok)
-                        progress.line(m.label + "  warning: the commits probe failed (" +
-                                      pr.reason + ")" + (pr.log.empty() ? "" : "; log " + pr.log));
-                    const auto found = core::parse_commit_probe(pr.output);
-                    for (const auto& [repo, sha] : found.commits)
-                        m.commits[repo] = sha;
-                    for (const auto& [repo, t] : found.commit_times)
-                        m.commit_times[repo] = t;
-                }
-                // Image labels (read by the environment probe without pulling) name the commits
-                // when no probe did.
-                if (m.commits.empty() && !options.commit_labels.empty() && first_ok) {
-                    std::vector<std::string> not_sha;
-                    m.commits =
-                        core::commits_from_labels(m.environment, options.commit_labels, not_sha)
-                            .commits;
-                    for (const auto& l : not_sha) {
-                        out.warnings.push_back(m.label + ": image label '" + l +
-                                               "' is not a commit SHA (7-40 lowercase hex "
-                                               "digits); ignored");
-                        progress.line("warning: " + out.warnings.back());
-                    }
-                }
-                // Later repeats carry the build's commits found by the probe on the first.
-                for (const auto& earlier : out.measurements[i])
-                    if (m.commits.empty() && !earlier.commits.empty()) {
-                        m.commits = earlier.commits;
-                        m.commit_times = earlier.commit_times;
-                    }
-                if (const auto code = core::abort_code(m);
-                    code && options.sweep.comparison == core::ComparisonKind::pass_fail) {
-                    // Not committed: a resumed sweep runs this point again.
-                    if (abort.empty())
-                        abort =
-                            m.label + " exited " + std::to_string(*code) + " (log " + m.log + ")";
-                    stopped[k] = true;
-                    continue;
-                }
-                const long runs = m.status == core::Status::missing ? 0 : 1;
-                // Commit the run before anything else happens (the journal, replaced atomically).
-                core::JournalEvent e;
-                e.point = m.label;
-                e.runs = runs;
-                e.measurement = m;
-                journal.append(core::journal_record(e));
-                util::crash_point("daily.after_state_write"); // committed, not yet in the history
-                if (history)
-                    history->append({m});
-                observe(m, runs);
-                if (m.status != core::Status::ok)
-                    stopped[k] = true;
-                std::string line = m.label + "  " + std::string(core::to_string(m.status));
-                if (m.status == core::Status::ok)
-                    line += "  " + std::to_string(plan.point(i).values.size()) + " values";
-                else
-                    line += "  (" + m.reason + ")";
-                progress.line(line);
-            }
-            if (!abort.empty())
-                throw_infra("exit-code mode: " + abort +
-                            "; statuses of 128 and above abort the search (git bisect run's "
-                            "contract). The state is kept; fix the test and run again to resume");
-        }
+        run_round(reqs);
         reuse_history();
     }
-    out.sweep = plan.result(stop);
-    // Exit-code mode: each regression's first bad nightly carries its first failing run's log.
-    if (options.sweep.comparison == core::ComparisonKind::pass_fail)
-        for (const auto& b : out.sweep.boundaries)
-            if (b.kind == core::ChangeKind::regression && b.first_after < out.measurements.size())
-                if (auto f =
-                        first_failure_log(out.sweep.points[b.first_after].label,
-                                          out.measurements[b.first_after], files, options.secrets))
-                    out.failure_logs.push_back(std::move(*f));
-    return out;
+}
+
+void DailySweep::run_round(const std::vector<core::SweepRequest>& reqs) {
+    std::vector<bool> stopped(reqs.size(), false);
+    std::string abort; // exit-code mode: a status >= 128 stops the whole search
+    for (int rep = 0; run_repeat(reqs, stopped, rep, abort); ++rep)
+        if (!abort.empty())
+            throw_infra("exit-code mode: " + abort +
+                        "; statuses of 128 and above abort the search (git bisect run's "
+                        "contract). The state is kept; fix the test and run again to resume");
+}
+
+// Repeat `rep` of every request still running; false when none is (or time is up).
+bool DailySweep::run_repeat(const std::vector<core::SweepRequest>& reqs, std::vector<bool>& stopped,
+                            int rep, std::string& abort) {
+    std::vector<std::size_t> which; // positions in reqs still running this repeat
+    for (std::size_t k = 0; k < reqs.size(); ++k)
+        if (!stopped[k] && rep < reqs[k].repeats)
+            which.push_back(k);
+    if (which.empty() || (rep > 0 && time_spent()))
+        return false;
+    std::vector<ports::PointRequest> batch;
+    for (auto k : which)
+        batch.push_back(request(reqs[k].index));
+    auto results = m_with.runner.run_points(batch);
+    util::crash_point("daily.after_run"); // finished, not yet committed
+    for (std::size_t j = 0; j < results.size() && j < which.size(); ++j) {
+        const auto k = which[j];
+        const auto i = reqs[k].index;
+        auto& m = results[j];
+        m.label = m_labels[i];
+        m.stage = core::Stage::daily;
+        if (m.benchmark.empty())
+            m.benchmark = m_o.benchmark;
+        attach_commits(m, i, batch[j],
+                       m.status == core::Status::ok &&
+                           m_plan.point(i).state == core::StateStatus::untested);
+        if (const auto code = core::abort_code(m);
+            code && m_o.sweep.comparison == core::ComparisonKind::pass_fail) {
+            // Not committed: a resumed sweep runs this point again.
+            if (abort.empty())
+                abort = m.label + " exited " + std::to_string(*code) + " (log " + m.log + ")";
+            stopped[k] = true;
+            continue;
+        }
+        commit(m, i, m.status == core::Status::missing ? 0 : 1);
+        if (m.status != core::Status::ok)
+            stopped[k] = true;
+    }
+    return true;
+}
+
+// The build's commits: the commits probe on a date's first ok run (not a benchmark run: no
+// metric, no run line, not counted), else the image labels the environment probe read, else
+// what an earlier repeat of the date found.
+void DailySweep::attach_commits(core::Measurement& m, std::size_t i, const ports::PointRequest& req,
+                                bool first_ok) {
+    if (m_with.probe && first_ok) {
+        const auto pr = m_with.probe->run_command(req, "commits-probe");
+        if (!pr.ok)
+            m_a.progress.line(m.label + "  warning: the commits probe failed (" + pr.reason + ")" +
+                              (pr.log.empty() ? "" : "; log " + pr.log));
+        const auto found = core::parse_commit_probe(pr.output);
+        for (const auto& [repo, sha] : found.commits)
+            m.commits[repo] = sha;
+        for (const auto& [repo, t] : found.commit_times)
+            m.commit_times[repo] = t;
+    }
+    if (m.commits.empty() && !m_o.commit_labels.empty() && first_ok) {
+        std::vector<std::string> not_sha;
+        m.commits = core::commits_from_labels(m.environment, m_o.commit_labels, not_sha).commits;
+        for (const auto& l : not_sha) {
+            m_out.warnings.push_back(m.label + ": image label '" + l +
+                                     "' is not a commit SHA (7-40 lowercase hex digits); "
+                                     "ignored");
+            m_a.progress.line("warning: " + m_out.warnings.back());
+        }
+    }
+    for (const auto& earlier : m_out.measurements[i])
+        if (m.commits.empty() && !earlier.commits.empty()) {
+            m.commits = earlier.commits;
+            m.commit_times = earlier.commit_times;
+        }
+}
+
+// Commit the run before anything else happens (the journal, replaced atomically), then the
+// history, then the planner.
+void DailySweep::commit(core::Measurement& m, std::size_t i, long runs) {
+    core::JournalEvent e;
+    e.point = m.label;
+    e.runs = runs;
+    e.measurement = m;
+    m_journal.append(core::journal_record(e));
+    util::crash_point("daily.after_state_write"); // committed, not yet in the history
+    if (m_with.history)
+        m_with.history->append({m});
+    observe(m, runs);
+    std::string line = m.label + "  " + std::string(core::to_string(m.status));
+    if (m.status == core::Status::ok)
+        line += "  " + std::to_string(m_plan.point(i).values.size()) + " values";
+    else
+        line += "  (" + m.reason + ")";
+    m_a.progress.line(line);
+}
+
+core::DailyResult DailySweep::finish() {
+    m_out.sweep = m_plan.result(m_stop);
+    if (m_o.sweep.comparison == core::ComparisonKind::pass_fail)
+        for (const auto& b : m_out.sweep.boundaries)
+            if (b.kind == core::ChangeKind::regression && b.first_after < m_out.measurements.size())
+                if (auto f = first_failure_log(m_out.sweep.points[b.first_after].label,
+                                               m_out.measurements[b.first_after], m_a.files,
+                                               m_o.secrets))
+                    m_out.failure_logs.push_back(std::move(*f));
+    return std::move(m_out);
+}
+
+} // namespace
+
+core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
+                            const DailyInstruments& with) {
+    DailySweep sweep(options, adapters, with);
+    sweep.resume();
+    sweep.load_history();
+    sweep.reuse_history();
+    sweep.run_rounds();
+    return sweep.finish();
 }
 
 } // namespace perfsweep::app

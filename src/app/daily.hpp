@@ -6,10 +6,12 @@
 
 #include "app/instruments.hpp"
 #include "core/daily_result.hpp"
+#include "core/date_range.hpp"
 #include "core/model.hpp"
 #include "core/sweep_plan.hpp"
 #include "ports/adapters.hpp"
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,27 +20,27 @@ namespace perfsweep::app {
 
 /// What `perfsweep daily` was asked to do.
 struct DailyOptions {
-    std::string from;                 ///< first date, YYYY-MM-DD (publisher's calendar date)
-    std::string to;                   ///< last date, YYYY-MM-DD
+    core::DateRange dates;            ///< the nightly dates (publisher's calendar dates)
     std::string benchmark;            ///< benchmark name, to match history records
     core::SweepOptions sweep;         ///< strategy, repeats, budgets, workers (set from the runner)
     std::string state_dir;            ///< resumable state; empty = none
     bool rerun = false;               ///< ignore history points
-    double max_time_s = 0;            ///< wall-clock budget; 0 = none
-    std::string identity;             ///< text identifying the command, stored in the state dir
+    std::chrono::seconds max_time{0}; ///< wall-clock budget; 0 = none
+    std::string identity;             ///< journal_identity (app/options.hpp), kept in the state dir
     std::vector<std::string> secrets; ///< values masked in log excerpts (exit-code mode)
     /// repo name → image label holding the commit it was built from (read from the recorded
     /// environment's "label.LABEL" when no commits probe named the commits)
     std::map<std::string, std::string> commit_labels;
 };
 
-/// The candidate dates of [from, to]; throws a usage error naming the flag on a bad date.
-std::vector<std::string> daily_candidates(const std::string& from, const std::string& to);
+/// The range of --from `from` --to `to` (two dates YYYY-MM-DD); a usage error naming the flag on a
+/// bad date, and for a reversed or too long range (core::check_daily_range).
+core::DateRange resolve_date_range(const std::string& from, const std::string& to);
 
-/// Run the sweep with `with.runner` (required), reusing and appending to `with.history` (may be
-/// null). `with.probe` (optional) runs the commits probe once per date that measured ok (not as a
+/// Run the sweep with `with.runner`, reusing and appending to `with.history` (when given).
+/// `with.probe` (when given) runs the commits probe once per date that measured ok (not as a
 /// benchmark run: not counted); its output is parsed with core::parse_commit_probe.
 core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
-                            const Instruments& with);
+                            const DailyInstruments& with);
 
 } // namespace perfsweep::app

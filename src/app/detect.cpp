@@ -4,9 +4,106 @@
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
-#include <set>
+#include <algorithm>
 
 namespace perfsweep::app {
+
+namespace {
+
+// A history spec that names a file (not git:BRANCH or git+URL#BRANCH).
+bool is_file_spec(const std::string& spec) {
+    return !spec.starts_with("git:") && !spec.starts_with("git+");
+}
+
+struct Loaded {
+    std::vector<core::Measurement> all;
+    std::vector<std::string> warnings;
+    std::string empty_reason; ///< set when the history holds nothing yet
+};
+
+Loaded load_history(const DetectRequest& request, ports::Adapters& adapters) {
+    Loaded out;
+    auto store = adapters.histories.open(request.history);
+    auto load = store->load();
+    out.warnings = std::move(load.warnings);
+    out.all = std::move(load.records);
+    if (!out.all.empty() || request.allow_empty)
+        return out;
+    // A history file that is not there is a mistyped path far more often than a first night
+    // (the nightly job's record step creates it before detect reads it).
+    if (is_file_spec(request.history) && !adapters.files.exists(request.history))
+        throw_usage("detect: history file '" + request.history +
+                    "' does not exist; expected a JSON Lines history (check the path: record, "
+                    "run and import create it, a git+URL#BRANCH history is fetched)");
+    if (!request.empty_history_inconclusive)
+        throw_usage("detect: history '" + store->describe() + "' has no measurements");
+    out.empty_reason = "history '" + store->describe() +
+                       "' has no measurements yet (the first night: nothing to compare with)";
+    return out;
+}
+
+Loaded load(const DetectRequest& request, ports::Adapters& adapters) {
+    if (request.history.empty() == request.input.empty())
+        throw_usage("detect: give exactly one of --history H and --input FILE");
+    if (!request.history.empty())
+        return load_history(request, adapters);
+    core::ImportDefaults d;
+    d.benchmark = request.benchmark;
+    d.metric = request.metric;
+    d.unit = request.unit;
+    if (request.direction)
+        d.direction = *request.direction;
+    Loaded out;
+    out.all =
+        read_measurements(request.input, request.format, d, adapters.files, request.read_json);
+    return out;
+}
+
+std::string selector_flags(const core::SeriesKey& k) {
+    std::string s = "--benchmark '" + k.benchmark + "' --metric '" + k.metric + "'";
+    if (!k.testbed.empty())
+        s += " --testbed '" + k.testbed + "'";
+    return s;
+}
+
+std::string list_series(const std::vector<core::Series>& all) {
+    std::vector<std::string> names;
+    for (const auto& s : all) {
+        if (names.size() == 10) {
+            names.push_back("... (" + std::to_string(all.size()) + " series)");
+            break;
+        }
+        names.push_back(selector_flags(s.key));
+    }
+    return util::join(names, "; ");
+}
+
+core::DetectResult detect_one(const DetectRequest& request, std::vector<core::Measurement> series) {
+    core::DetectOptions options = request.options;
+    if (request.direction)
+        for (auto& m : series)
+            m.direction = *request.direction;
+    if (request.threshold) // a ratio means a different relative change per direction
+        options.threshold = relative_threshold(
+            *request.threshold, request.direction.value_or(series.front().direction));
+    // Exit-code records (`--mode exit-code`) hold failure indicators: their rate is compared.
+    return core::is_exit_code_series(series) ? core::detect_failures(series, options)
+                                             : core::detect(series, options);
+}
+
+core::DetectResult empty_result(const DetectRequest& request, const std::string& reason) {
+    core::DetectResult r;
+    r.benchmark = request.benchmark;
+    r.metric = request.metric;
+    r.direction = request.direction.value_or(core::Direction::higher_is_better);
+    r.threshold = request.threshold ? relative_threshold(*request.threshold, r.direction)
+                                    : request.options.threshold;
+    r.verdict = core::Verdict::inconclusive;
+    r.reason = reason;
+    return r;
+}
+
+} // namespace
 
 std::map<std::string, std::string> detect_outputs(const core::DetectResult& result) {
     std::map<std::string, std::string> out;
@@ -22,94 +119,85 @@ std::map<std::string, std::string> detect_outputs(const core::DetectResult& resu
     return out;
 }
 
-DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters) {
-    if (request.history.empty() == request.input.empty())
-        throw_usage("detect: give exactly one of --history H and --input FILE");
-    DetectOutcome out;
-    std::vector<core::Measurement> all;
-    if (!request.history.empty()) {
-        auto store = adapters.histories.open(request.history);
-        auto load = store->load();
-        out.warnings = std::move(load.warnings);
-        all = std::move(load.records);
-        if (all.empty() && !request.allow_empty) {
-            if (!request.empty_history_inconclusive)
-                throw_usage("detect: history '" + store->describe() + "' has no measurements");
-            out.result.benchmark = request.benchmark;
-            out.result.metric = request.metric;
-            out.result.direction = request.direction.value_or(core::Direction::higher_is_better);
-            out.result.threshold = request.options.threshold;
-            out.result.verdict = core::Verdict::inconclusive;
-            out.result.reason =
-                "history '" + store->describe() + "' has no measurements yet (missing or empty)";
-            return out;
-        }
-    } else {
-        core::ImportDefaults d;
-        d.benchmark = request.benchmark;
-        d.metric = request.metric;
-        d.unit = request.unit;
-        if (request.direction)
-            d.direction = *request.direction;
-        all = read_measurements(request.input, request.format, d, adapters);
-    }
-    std::vector<core::Measurement> series;
-    std::set<std::pair<std::string, std::string>> found, chosen;
-    std::set<std::string> fingerprints;
-    for (auto& m : all) {
-        found.emplace(m.benchmark, m.metric);
-        if (!request.benchmark.empty() && m.benchmark != request.benchmark)
-            continue;
-        if (!request.metric.empty() && m.metric != request.metric)
-            continue;
-        chosen.emplace(m.benchmark, m.metric);
-        fingerprints.insert(core::fingerprint_key(m.runner));
-        if (request.direction)
-            m.direction = *request.direction;
-        series.push_back(std::move(m));
-    }
-    auto list = [](const std::set<std::pair<std::string, std::string>>& s) {
-        std::vector<std::string> names;
-        for (const auto& [b, m] : s) {
-            names.push_back("--benchmark '" + b + "' --metric '" + m + "'");
-            if (names.size() == 10) {
-                names.push_back("...");
-                break;
-            }
-        }
-        return util::join(names, "; ");
-    };
-    if (series.empty() && request.allow_empty) {
-        out.result.benchmark = request.benchmark;
-        out.result.metric = request.metric;
-        out.result.direction = request.direction.value_or(core::Direction::higher_is_better);
-        out.result.threshold = request.threshold
-                                   ? relative_threshold(*request.threshold, out.result.direction)
-                                   : request.options.threshold;
-        out.result.verdict = core::Verdict::inconclusive;
-        out.result.reason = "no measurement of this benchmark in the history yet";
+std::map<std::string, std::string> detect_all_outputs(const DetectAllOutcome& out) {
+    std::map<std::string, std::string> o;
+    std::vector<const core::SeriesDetect*> regressed;
+    for (const auto& s : out.series)
+        if (s.result.verdict == core::Verdict::regression)
+            regressed.push_back(&s);
+    if (out.series.size() == 1)
+        o = detect_outputs(out.series.front().result);
+    else if (regressed.size() == 1)
+        o = detect_outputs(regressed.front()->result);
+    o["verdict"] = std::string(core::to_string(core::worst_verdict(out.series)));
+    o["series"] = std::to_string(out.series.size());
+    o["regressions"] = std::to_string(regressed.size());
+    return o;
+}
+
+DetectAllOutcome run_detect_all(const DetectRequest& request, ports::Adapters& adapters) {
+    Loaded loaded = load(request, adapters);
+    DetectAllOutcome out;
+    out.warnings = std::move(loaded.warnings);
+    if (loaded.all.empty()) {
+        out.empty_reason = loaded.empty_reason.empty()
+                               ? "no measurement of this benchmark in the history yet"
+                               : loaded.empty_reason;
         return out;
     }
-    if (series.empty())
-        throw_usage("detect: no measurements match --benchmark '" + request.benchmark +
-                    "' --metric '" + request.metric + "'; available: " + list(found));
-    if (chosen.size() > 1)
-        throw_usage("detect: the data holds " + std::to_string(chosen.size()) +
-                    " series; choose one with: " + list(chosen));
-    if (fingerprints.size() > 1)
-        out.warnings.push_back("the series mixes " + std::to_string(fingerprints.size()) +
-                               " runner fingerprints; points from different machines may differ "
-                               "for reasons other than the code");
-    if (request.threshold) { // a ratio means a different relative change per direction
-        const core::Direction dir = request.direction.value_or(series.front().direction);
-        out.result.threshold = relative_threshold(*request.threshold, dir);
+    const core::SeriesSelector select{request.benchmark, request.metric, request.testbed};
+    auto all = core::group_series(std::move(loaded.all));
+    std::vector<core::Series> chosen;
+    for (const auto& s : all)
+        if (select.matches(s))
+            chosen.push_back(s);
+    if (chosen.empty()) {
+        if (request.allow_empty) {
+            out.empty_reason = "no measurement of this benchmark in the history yet";
+            return out;
+        }
+        std::vector<std::string> asked;
+        for (const auto& [flag, value] :
+             {std::pair<const char*, const std::string*>{"--benchmark", &request.benchmark},
+              {"--metric", &request.metric},
+              {"--testbed", &request.testbed}})
+            if (!value->empty())
+                asked.push_back(std::string(flag) + " '" + *value + "'");
+        throw_usage("detect: no series of " +
+                    (request.history.empty() ? request.input : request.history) + " matches " +
+                    util::join(asked, " ") + "; the data holds: " + list_series(all));
     }
-    core::DetectOptions options = request.options;
-    if (request.threshold)
-        options.threshold = out.result.threshold;
-    // Exit-code records (`--mode exit-code`) hold failure indicators: their rate is compared.
-    out.result = core::is_exit_code_series(series) ? core::detect_failures(series, options)
-                                                   : core::detect(series, options);
+    for (auto& s : chosen) {
+        core::SeriesDetect d;
+        d.key = s.key;
+        d.notes = std::move(s.notes);
+        d.result = detect_one(request, std::move(s.points));
+        d.result.benchmark = s.key.benchmark;
+        out.series.push_back(std::move(d));
+    }
+    return out;
+}
+
+DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters) {
+    DetectAllOutcome all = run_detect_all(request, adapters);
+    DetectOutcome out;
+    out.warnings = std::move(all.warnings);
+    if (all.series.empty()) {
+        out.result = empty_result(request, all.empty_reason);
+        return out;
+    }
+    if (all.series.size() > 1) {
+        std::vector<std::string> names;
+        for (const auto& s : all.series)
+            names.push_back(selector_flags(s.key));
+        if (names.size() > 10)
+            names.resize(10);
+        throw_usage("detect: the data holds " + std::to_string(all.series.size()) +
+                    " series; choose one with: " + util::join(names, "; "));
+    }
+    for (const auto& n : all.series.front().notes)
+        out.warnings.push_back(n);
+    out.result = std::move(all.series.front().result);
     return out;
 }
 

@@ -1,9 +1,12 @@
 #pragma once
-// Use case: detect change points and a verdict on a history or an import file.
+// Use case: detect change points and a verdict on a history or an import file, for one series or
+// for every series it holds (core/series: benchmark, metric, testbed).
 
+#include "app/import.hpp"
 #include "app/threshold.hpp"
 #include "core/detect.hpp"
 #include "core/import_formats.hpp"
+#include "core/series.hpp"
 #include "ports/adapters.hpp"
 
 #include <map>
@@ -18,8 +21,10 @@ struct DetectRequest {
     std::string history;                      ///< --history spec
     std::string input;                        ///< --input file
     std::optional<core::ImportFormat> format; ///< --format for --input
+    JsonImportReader read_json = nullptr;     ///< --input's JSON formats (set by the CLI)
     std::string benchmark;                    ///< filter (and default name for imports)
     std::string metric;                       ///< filter (and metric name for imports)
+    std::string testbed;                      ///< filter (--testbed)
     std::string unit;                         ///< unit for imports
     std::optional<core::Direction> direction; ///< overrides the stored direction
     core::DetectOptions options;
@@ -28,8 +33,9 @@ struct DetectRequest {
     /// No matching measurement (or an empty history) is an inconclusive result, not an error
     /// (investigate over an explicit --from/--to range needs no history).
     bool allow_empty = false;
-    /// A missing or empty history is an inconclusive result (exit 4: not enough data), while a
-    /// selection that matches nothing in a non-empty history stays an error (`perfsweep detect`).
+    /// An empty history (an existing file without records, a git branch not pushed yet: the
+    /// first night) is an inconclusive result that says so, while a history file that does not
+    /// exist and a selection that matches nothing in a non-empty history stay errors.
     bool empty_history_inconclusive = false;
 };
 
@@ -39,12 +45,30 @@ struct DetectOutcome {
     std::vector<std::string> warnings;
 };
 
+/// Every selected series' result, in series order; what `detect` prints as one table and what
+/// investigate narrows series by series.
+struct DetectAllOutcome {
+    std::vector<core::SeriesDetect> series;
+    std::vector<std::string> warnings;
+    /// Set when the history holds no measurement yet (the first night): `series` is empty.
+    std::string empty_reason;
+};
+
 /// The step outputs `detect` decides: verdict; relative-change of the latest change point; and
 /// when that change is a regression its last-good and first-bad labels (investigate's names).
 std::map<std::string, std::string> detect_outputs(const core::DetectResult& result);
 
-/// Load, select one benchmark/metric series (an ambiguous selection is a usage error listing the
-/// choices) and run core::detect on it.
+/// The step outputs of a many-series detect: `verdict` (the worst), `series` (how many),
+/// `regressions` (how many regressed) and, with exactly one regressed series, its outputs.
+std::map<std::string, std::string> detect_all_outputs(const DetectAllOutcome& out);
+
+/// Load and run core::detect on every series the request selects (core::group_series; an empty
+/// selection is every series). A history file that does not exist, a selection that matches
+/// nothing and an input without measurements are usage errors naming the input.
+DetectAllOutcome run_detect_all(const DetectRequest& request, ports::Adapters& adapters);
+
+/// Like run_detect_all, for exactly one series (an ambiguous selection is a usage error listing
+/// the choices).
 DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters);
 
 } // namespace perfsweep::app

@@ -5,10 +5,10 @@
 // daily-stage result computed by the same pure planner as `perfsweep daily`.
 
 #include "core/daily_result.hpp"
+#include "core/date_range.hpp"
 #include "core/model.hpp"
 #include "core/sweep_plan.hpp"
 #include "ports/history_store.hpp"
-#include "ports/record_format.hpp"
 
 #include <cstddef>
 #include <string>
@@ -25,8 +25,7 @@ using MatrixEntry = std::vector<std::pair<std::string, std::string>>;
 
 /// What `perfsweep plan --stage daily` was asked to do.
 struct PlanOptions {
-    std::string from;              ///< first date YYYY-MM-DD
-    std::string to;                ///< last date YYYY-MM-DD
+    core::DateRange dates;         ///< the dates of the matrix
     std::string image;             ///< image template ({date}, {yyyy}, {mm}, {dd}); may be empty
     std::string benchmark;         ///< benchmark name, to match history records
     bool exclude_measured = false; ///< leave out dates measured ok in the history
@@ -53,8 +52,8 @@ std::vector<std::size_t> spread_evenly(std::size_t n, std::size_t count);
 
 /// One uploaded result file: its name (for messages) and its text.
 struct MergeInput {
-    std::string name; ///< path as given
-    std::string text; ///< whole content
+    std::string name;                       ///< path as given
+    std::vector<core::Measurement> records; ///< its records (adapters::read_records)
 };
 
 /// What `perfsweep merge` was asked to do.
@@ -79,6 +78,6 @@ struct MergeResult {
 /// null), then compute the daily result over the merged dates (plus ok history dates of the same
 /// benchmark that no input covers).
 MergeResult merge_points(const std::vector<MergeInput>& inputs, const MergeOptions& options,
-                         const ports::RecordFormat& format, ports::HistoryStore* history);
+                         ports::HistoryStore* history);
 
 } // namespace perfsweep::app

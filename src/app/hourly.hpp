@@ -3,8 +3,12 @@
 
 #include "app/instruments.hpp"
 #include "core/hourly_result.hpp"
+#include "core/sweep_plan.hpp"
 #include "ports/adapters.hpp"
+#include "util/enum_names.hpp"
+#include "util/time.hpp"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,29 +24,38 @@ struct RepoSpec {
     std::string ref = "origin/main";
 };
 
+/// The hourly stage's names of its strategies: bisect (fewest builds), adaptive, and sequential
+/// (the sweep planner's exhaustive: every state in order).
+inline constexpr util::EnumName<core::SweepStrategy> k_hourly_strategy_names[] = {
+    {core::SweepStrategy::bisect, "bisect"},
+    {core::SweepStrategy::adaptive, "adaptive"},
+    {core::SweepStrategy::exhaustive, "sequential"},
+};
+
+/// The significance level of the hourly and commit stages' comparisons.
+inline constexpr double k_hourly_alpha = 0.01;
+
 /// Everything `perfsweep hourly` was asked to do.
 struct HourlyOptions {
     std::vector<RepoSpec> repos;
     bool fetch = false;
     std::string token_env = "PERFSWEEP_GIT_TOKEN";   ///< env var holding an HTTPS token for --fetch
-    std::optional<util::UnixSeconds> from;           ///< window start (last good time)
-    std::optional<util::UnixSeconds> to;             ///< window end (first bad time)
+    std::optional<util::Time> from;                  ///< window start (last good time)
+    std::optional<util::Time> to;                    ///< window end (first bad time)
     std::map<std::string, std::string> good_commits; ///< --good-commits (instead of --from)
     std::map<std::string, std::string> bad_commits;  ///< --bad-commits (instead of --to)
-    std::int64_t step = 3600;
-    bool plan = false;
+    std::chrono::seconds step{3600};                 ///< grid step
     bool any_parent = false;
-    std::string strategy = "bisect"; ///< bisect (fewest builds) | adaptive | sequential
+    core::SweepStrategy strategy = core::SweepStrategy::bisect; ///< k_hourly_strategy_names
     int repeats = 3;
     int max_repeats = 12; ///< undecided states and window ends double repeats up to this
     /// adaptive: shortest excursion, in distinct states, that the stride always samples (each
     /// sample costs a build, so the hourly stride is wider than the daily one)
     int min_span = 14;
     std::string state_dir;    ///< resumable state ("" = none)
-    std::string settings_key; ///< build/test commands etc.; a state dir must match it
+    std::string settings_key; ///< journal_identity (app/options.hpp); a state dir must match it
     int max_builds = 0;       ///< builds of the stage in all (resumed ones too); 0 = unlimited
-    long max_runs = 0;        ///< benchmark runs of the stage in all; 0 = unlimited
-    double max_time = 0;      ///< seconds; 0 = unlimited
+    std::chrono::seconds max_time{0}; ///< wall-clock budget; 0 = unlimited
     bool to_commit = false;
     core::Direction direction = core::Direction::higher_is_better; ///< of the metric
     /// exit-code mode: values are failure indicators, compared with Fisher's exact test; an exit
@@ -58,9 +71,11 @@ struct HourlyOptions {
 
 /// Resolve the states, test them with the chosen strategy, narrow to a window and, with
 /// to_commit, to a culprit commit: sources from `adapters.repos`, builds by `with.builder`, runs
-/// by `with.runner` (both may be null with plan). Throws perfsweep::Error on bad input or unusable
-/// repos.
+/// by `with.runner`. Throws perfsweep::Error on bad input or unusable repos.
 core::HourlyResult run_hourly(const HourlyOptions& options, ports::Adapters& adapters,
-                              const Instruments& with);
+                              const SourceInstruments& with);
+
+/// `hourly --plan`: resolve and list the states of the window, nothing built or run.
+core::HourlyResult plan_hourly(const HourlyOptions& options, ports::Adapters& adapters);
 
 } // namespace perfsweep::app

@@ -10,8 +10,8 @@ namespace perfsweep::app {
 std::vector<core::Measurement> read_measurements(const std::string& file,
                                                  std::optional<core::ImportFormat> format,
                                                  const core::ImportDefaults& defaults,
-                                                 ports::Adapters& adapters) {
-    std::string text = adapters.files.read_text(file);
+                                                 ports::Files& files, JsonImportReader read_json) {
+    std::string text = files.read_text(file);
     const std::string name = file == "-" ? std::string("<stdin>") : file;
     if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte order mark (spreadsheet exports)
         text.erase(0, 3);
@@ -38,7 +38,9 @@ std::vector<core::Measurement> read_measurements(const std::string& file,
         break;
     case core::ImportFormat::benchmark_action:
     case core::ImportFormat::jsonl:
-        out = adapters.records.read_import(text, name, f, defaults);
+        if (!read_json)
+            throw_infra(name + ": no reader of the JSON formats was handed in");
+        out = read_json(text, name, f, defaults);
         break;
     }
     if (out.empty())
@@ -54,7 +56,11 @@ ImportOutcome run_import(const ImportRequest& request, ports::Adapters& adapters
         throw_usage("import: --history is required (the JSON Lines file to append to)");
     std::vector<core::Measurement> all;
     for (const auto& in : request.inputs) {
-        auto ms = read_measurements(in, request.format, request.defaults, adapters);
+        auto ms = read_measurements(in, request.format, request.defaults, adapters.files,
+                                    request.read_json);
+        if (!request.testbed.empty())
+            for (auto& m : ms)
+                m.runner["testbed"] = request.testbed;
         all.insert(all.end(), ms.begin(), ms.end());
     }
     auto store = adapters.histories.open(request.history);

@@ -12,12 +12,20 @@
 
 namespace perfsweep::app {
 
+/// Reads the JSON-based import formats (benchmark-action, jsonl) of `text` from `file`: a plain
+/// function of the adapters layer (adapters::read_json_import), handed in by the CLI.
+using JsonImportReader = std::vector<core::Measurement> (*)(const std::string& text,
+                                                            const std::string& file,
+                                                            core::ImportFormat format,
+                                                            const core::ImportDefaults& defaults);
+
 /// Read `file` ("-" = stdin) in `format` (auto-detected when empty) into measurements, applying
-/// `defaults`. Throws perfsweep::Error (usage) naming the file and line on bad input.
+/// `defaults`; the JSON formats with `read_json`. Throws perfsweep::Error (usage) naming the file
+/// and line on bad input.
 std::vector<core::Measurement> read_measurements(const std::string& file,
                                                  std::optional<core::ImportFormat> format,
                                                  const core::ImportDefaults& defaults,
-                                                 ports::Adapters& adapters);
+                                                 ports::Files& files, JsonImportReader read_json);
 
 /// What `perfsweep import` needs.
 struct ImportRequest {
@@ -25,6 +33,8 @@ struct ImportRequest {
     std::optional<core::ImportFormat> format;
     core::ImportDefaults defaults;
     std::string history;
+    std::string testbed;                  ///< --testbed, stored as every record's runner["testbed"]
+    JsonImportReader read_json = nullptr; ///< the JSON formats' reader (set by the CLI)
 };
 
 /// What an import did.

@@ -1,5 +1,6 @@
 #include "app/investigate.hpp"
 
+#include "app/options.hpp"
 #include "app/run_point.hpp"
 #include "core/command_template.hpp"
 #include "core/commit_text.hpp"
@@ -24,16 +25,6 @@ std::string verdict_word(core::Verdict v) {
     return std::string(core::to_string(v));
 }
 
-// The regression boundary of a daily sweep to narrow further: the largest decided regression.
-const core::Boundary* pick_boundary(const core::DailyResult& d) {
-    const core::Boundary* best = nullptr;
-    for (const auto& b : d.sweep.boundaries)
-        if (b.kind == core::ChangeKind::regression &&
-            (!best || std::fabs(b.relative_change) > std::fabs(best->relative_change)))
-            best = &b;
-    return best;
-}
-
 // The recorded source commits of a daily point, as attribution reads them (commits probe, image
 // labels, or the environment probe's commit.NAME lines).
 std::map<std::string, std::string> point_commits(const core::DailyResult& d, std::size_t i) {
@@ -41,10 +32,10 @@ std::map<std::string, std::string> point_commits(const core::DailyResult& d, std
                                      : std::map<std::string, std::string>{};
 }
 
-// The UTC calendar date of `clock`'s now, "YYYY-MM-DD".
-std::string today_utc(ports::Clock& clock) {
+// The UTC calendar date of `clock`'s now.
+util::Day today_utc(ports::Clock& clock) {
     const auto days = static_cast<std::int64_t>(std::floor(clock.now() / 86400.0));
-    return util::format_date(util::civil_from_days(days));
+    return util::Day{std::chrono::days{days}};
 }
 
 NightState night_state(core::Verdict v) {
@@ -60,288 +51,297 @@ NightState night_state(core::Verdict v) {
     return NightState::undecided;
 }
 
-} // namespace
+/// A daily window to narrow: detect's window of a regression, or the explicit --from/--to range.
+struct NarrowWindow {
+    core::DateRange dates;
+    bool explicit_range = false;
+};
 
-InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& a) {
-    if (o.history.empty())
-        throw_usage("investigate: --history is required (a JSON Lines file or git:BRANCH)");
-    if (o.narrow != "latest" && o.narrow != "all")
-        throw_usage("--narrow '" + o.narrow + "': expected latest or all");
-    if (!o.from.empty() || !o.to.empty())
-        if (!util::parse_date(o.from) || !util::parse_date(o.to) || o.to < o.from)
-            throw_usage("--from/--to '" + o.from + "'/'" + o.to +
-                        "': expected two dates YYYY-MM-DD, --from not after --to");
-    auto& progress = a.progress;
-    auto& files = a.files;
-    const double started = a.clock.now();
-    InvestigateResult res;
-    core::Investigation inv; // the model every output is rendered from
-    auto sub_state = [&](const std::string& name) {
-        return o.state_dir.empty() ? std::string() : o.state_dir + "/" + name;
-    };
-    auto history = a.histories.open(o.history);
+/// One run of the pipeline: each step is a method, reading what the earlier ones found.
+class Pipeline {
+public:
+    Pipeline(const InvestigateOptions& o, ports::Adapters& a)
+        : m_o(o), m_a(a), m_started(a.clock.now()), m_history(a.histories.open(o.history)),
+          m_secrets(a.secrets.values()) {}
 
-    std::unique_ptr<ports::BuildingRunner> runner, probe;
-    auto daily_runners = [&] {
-        if (runner)
-            return;
-        runner = a.runners.make(o.daily_runner);
-        if (!o.commits_probe.empty()) {
-            auto pc = o.daily_runner;
-            pc.test_command = o.commits_probe;
-            pc.warmup = 0;
-            pc.logs_dir = o.daily_runner.logs_dir + "/probe";
-            pc.env_probe = "none"; // the environment is probed by the benchmark's runner
-            probe = a.runners.make(pc);
-        }
-    };
-    auto daily_instruments = [&] {
-        Instruments w;
-        w.runner = runner.get();
-        w.probe = probe.get();
-        w.history = history.get();
-        return w;
-    };
-    const std::vector<std::string> secrets = a.secrets.values();
-    auto daily_options = [&](const std::string& from, const std::string& to,
-                             const std::string& name) {
-        DailyOptions d = o.daily;
-        d.secrets = secrets;
-        d.from = from;
-        d.to = to;
-        d.benchmark = o.daily_runner.benchmark;
-        d.state_dir = sub_state(name);
-        d.identity = "stage=" + name + "\nimage=" + o.daily_runner.image +
-                     "\ntest=" + o.daily_runner.test_command +
-                     "\nrepeats=" + std::to_string(d.sweep.repeats) + "\n";
-        if (d.sweep.comparison == core::ComparisonKind::pass_fail)
-            d.identity += "mode=exit-code\n";
-        return d;
-    };
+    /// 1. Tonight's point (as the nightly job records it), with its build's commits.
+    void record_night();
+    /// 2. Detect against the whole history.
+    void detect();
+    /// 3. The windows to narrow: the explicit range, or detect's regressions (Narrow rule).
+    std::vector<NarrowWindow> windows();
+    /// 3a. The daily stage over `w`, then each of its regressions to narrow (Narrow rule).
+    void narrow_window(const NarrowWindow& w);
+    /// 4. The report: the investigation, rendered to markdown and JSON from the same model.
+    InvestigateResult report();
+    /// 5. Outputs, summary, annotations, comment.
+    void publish(InvestigateResult& res);
 
-    // 1. Today's point (as the nightly job records it), with its build's commits.
-    long record_runs = 0; // benchmark runs of the record step (counted in the budget too)
-    if (!o.record_date.empty()) {
-        const std::string record_date =
-            o.record_date == "today" ? today_utc(a.clock) : o.record_date;
-        if (!util::parse_date(record_date))
-            throw_usage("--record '" + o.record_date + "': expected a date YYYY-MM-DD or today");
-        progress.line("== record: nightly " + record_date + " into " + history->describe());
-        daily_runners();
-        auto d = daily_options(record_date, record_date, "record-" + record_date);
+private:
+    void narrow_boundary(std::size_t daily_index, const core::Boundary& b);
+    void note_first_boundary(const std::string& good, const std::string& bad,
+                             const core::Boundary& b, const core::Attribution& attr);
+    std::optional<HourlyOptions> hourly_options(const core::DailyResult& d,
+                                                const core::Boundary& b);
+    DailyOptions daily_options(const core::DateRange& dates, const std::string& name,
+                               bool record = false);
+    DailyInstruments daily_instruments();
+    std::string sub_state(const std::string& name, const std::string& identity) const;
+    void comment(InvestigateResult& res);
+
+    const InvestigateOptions& m_o;
+    ports::Adapters& m_a;
+    const double m_started;
+    std::unique_ptr<ports::HistoryStore> m_history;
+    const std::vector<std::string> m_secrets;
+    std::unique_ptr<ports::BuildingRunner> m_runner, m_probe; // the daily stage's, opened once
+    core::Investigation m_inv;                                // the model every output renders
+    core::Verdict m_verdict = core::Verdict::inconclusive; // an explicit range's sweep decides it
+    std::string m_reason;
+    std::optional<core::ChangePoint> m_latest; // the latest regression detect found
+    std::map<std::string, std::string> m_outputs;
+    long m_record_runs = 0; // benchmark runs of the record step (counted in the budget too)
+};
+
+std::string Pipeline::sub_state(const std::string& name, const std::string& identity) const {
+    // A stage's directory is named after its settings too: a rerun with another metric, regex,
+    // image, ... starts a fresh journal instead of resuming a stale one.
+    return m_o.state_dir.empty() ? std::string()
+                                 : m_o.state_dir + "/" + name + "-" + util::short_hash(identity);
+}
+
+DailyInstruments Pipeline::daily_instruments() {
+    if (!m_runner) {
+        m_runner = m_a.runners.make(m_o.daily_runner);
+        if (!m_o.commits_probe.empty())
+            m_probe = m_a.runners.make(commits_probe_runner(m_o.daily_runner, m_o.commits_probe));
+    }
+    return {*m_runner, m_probe.get(), m_history.get()};
+}
+
+DailyOptions Pipeline::daily_options(const core::DateRange& dates, const std::string& name,
+                                     bool record) {
+    DailyOptions d = m_o.daily;
+    d.secrets = m_secrets;
+    d.dates = dates;
+    d.benchmark = m_o.daily_runner.benchmark;
+    if (record) {
         d.sweep.strategy = core::SweepStrategy::exhaustive;
         d.rerun = true; // recording measures the nightly, whatever the history holds for it
-        record_runs = run_daily(d, a, daily_instruments()).sweep.runs;
     }
+    d.identity = journal_identity(d, m_o.daily_runner);
+    d.state_dir = sub_state(name, d.identity);
+    return d;
+}
 
-    // 2. Detect against the whole history.
-    progress.line("== detect: " + history->describe());
+void Pipeline::record_night() {
+    if (!m_o.record)
+        return;
+    const util::Day night = m_o.record->today ? today_utc(m_a.clock) : m_o.record->date;
+    const std::string date = util::format_day(night);
+    m_a.progress.line("== record: nightly " + date + " into " + m_history->describe());
+    const auto d = daily_options({night, night}, "record-" + date, true);
+    m_record_runs = run_daily(d, m_a, daily_instruments()).sweep.runs;
+}
+
+void Pipeline::detect() {
+    const auto& runner = m_o.daily_runner;
+    m_a.progress.line("== detect: " + m_history->describe());
     DetectRequest dr;
-    dr.history = o.history;
-    dr.benchmark = o.daily_runner.benchmark;
-    dr.metric = o.daily_runner.metric;
-    dr.direction = o.daily_runner.direction;
-    if (o.daily_runner.exit_code_mode) { // the runner records failure indicators as "failed"
+    dr.history = m_o.history;
+    dr.benchmark = runner.benchmark;
+    dr.metric = runner.metric;
+    dr.testbed = runner.testbed;
+    dr.direction = runner.direction;
+    if (runner.exit_code_mode) { // the runner records failure indicators as "failed"
         dr.metric = "failed";
         dr.direction = core::Direction::lower_is_better;
     }
-    dr.options.threshold = o.threshold;
-    dr.allow_empty = !o.from.empty() || !o.to.empty(); // the range's sweep decides
-    const auto detected = run_detect(dr, a);
-    inv.detect = detected.result;
+    dr.options.threshold = m_o.threshold;
+    dr.allow_empty = m_o.range.has_value(); // the range's sweep decides
+    const auto detected = run_detect(dr, m_a);
+    m_inv.detect = detected.result;
     for (const auto& w : detected.warnings)
-        progress.line("warning: " + w);
-    const auto& det = inv.detect;
-    core::Verdict verdict = det.verdict; // an explicit range's sweep overrides it (below)
-    std::string reason = det.reason;
-    res.verdict = verdict_word(det.verdict);
-    progress.line("detect: " + res.verdict + " — " + det.reason);
+        m_a.progress.line("warning: " + w);
+    m_verdict = m_inv.detect.verdict;
+    m_reason = m_inv.detect.reason;
+    m_a.progress.line("detect: " + verdict_word(m_verdict) + " — " + m_reason);
+}
 
-    // 3. Narrow: the window(s) detect found, or the explicit --from/--to range.
-    struct Window {
-        std::string from, to;
-        bool explicit_range;
-    };
-    std::vector<Window> windows;
-    std::vector<const core::ChangePoint*> todo;
-    if (!o.from.empty() || !o.to.empty()) {
-        if (!util::parse_date(o.from) || !util::parse_date(o.to) || o.to < o.from)
-            throw_usage("--from/--to '" + o.from + "'/'" + o.to +
-                        "': expected two dates YYYY-MM-DD, --from not after --to");
-        windows.push_back({o.from, o.to, true});
-    } else if (det.verdict == core::Verdict::regression) {
-        for (auto it = det.change_points.rbegin(); it != det.change_points.rend(); ++it)
-            if (it->kind == core::ChangeKind::regression) {
-                todo.push_back(&*it);
-                if (o.narrow == "latest")
-                    break;
-            }
-        for (const auto* cp : todo) {
-            if (!util::parse_date(cp->last_before) || !util::parse_date(cp->first_after)) {
-                progress.line("cannot narrow " + cp->last_before + " → " + cp->first_after +
+std::vector<NarrowWindow> Pipeline::windows() {
+    if (m_o.range)
+        return {{*m_o.range, true}};
+    const auto& det = m_inv.detect;
+    if (det.verdict != core::Verdict::regression)
+        return {};
+    const auto todo = core::regressions_to_narrow(det.change_points, m_o.narrow);
+    if (!todo.empty())
+        m_latest = *todo.front();
+    std::vector<NarrowWindow> out;
+    for (const auto* cp : todo) {
+        const auto from = util::parse_day(cp->last_before), to = util::parse_day(cp->first_after);
+        if (!from || !to) {
+            m_a.progress.line("cannot narrow " + cp->last_before + " → " + cp->first_after +
                               ": labels are not nightly dates (YYYY-MM-DD)");
-                continue;
-            }
-            windows.push_back({cp->last_before, cp->first_after, false});
+            continue;
         }
+        out.push_back({{*from, *to}, false});
     }
-    // The latest regression detect found (a copy: `inv` moves into the result below).
-    const std::optional<core::ChangePoint> latest_todo =
-        todo.empty() ? std::nullopt : std::optional<core::ChangePoint>(*todo.front());
-    std::unique_ptr<ports::BuildingRunner> source_runner;
-    for (const auto& w : windows) {
-        progress.line("== daily: " + w.from + " → " + w.to);
-        daily_runners();
-        auto d = daily_options(w.from, w.to, "daily-" + w.from + "-" + w.to);
-        auto daily = run_daily(d, a, daily_instruments());
-        daily.image = o.daily_runner.image;
-        if (daily.metric.empty()) {
-            daily.metric = o.daily_runner.metric;
-            daily.unit = o.daily_runner.unit.empty() ? o.daily_runner.metric : o.daily_runner.unit;
-        }
-        // Which boundaries to narrow: the largest regression in a detect window; in an explicit
-        // range the latest regression (or every one with --narrow all), latest first.
-        std::vector<const core::Boundary*> bounds;
-        if (!w.explicit_range) {
-            if (const auto* b = pick_boundary(daily))
-                bounds.push_back(b);
-        } else {
-            for (auto it = daily.sweep.boundaries.rbegin(); it != daily.sweep.boundaries.rend();
-                 ++it)
-                if (it->kind == core::ChangeKind::regression) {
-                    bounds.push_back(&*it);
-                    if (o.narrow == "latest")
-                        break;
-                }
-        }
-        if (w.explicit_range) {
-            const auto rv = core::range_verdict(daily);
-            verdict = rv.verdict;
-            reason = rv.reason;
-            res.verdict = verdict_word(verdict);
-            progress.line("range " + w.from + " → " + w.to + ": " + res.verdict + " — " + reason);
-        }
-        inv.daily.push_back(daily);
-        const std::size_t daily_index = inv.daily.size() - 1;
-        const auto& dref = inv.daily.back();
-        if (bounds.empty())
-            progress.line("daily: no decided regression boundary between " + w.from + " and " +
-                          w.to);
-        for (const auto* b : bounds) {
-            const std::string good_label = dref.sweep.points[b->last_before].label;
-            const std::string bad_label = dref.sweep.points[b->first_after].label;
-            // Sources, environment or both (core/environment): same sources → no hourly stage.
-            const auto attr = core::attribute_boundary(dref, *b);
-            inv.regressions.push_back({daily_index, good_label, bad_label, std::nullopt});
-            progress.line("cause " + good_label + " → " + bad_label + ": " +
-                          core::describe_attribution(attr));
-            if (res.outputs.find("last-good") == res.outputs.end()) {
-                res.outputs["last-good"] = good_label;
-                res.outputs["first-bad"] = bad_label;
-                res.outputs["relative-change"] = util::format_fixed(b->relative_change, 4);
-                res.outputs["cause"] = std::string(core::to_string(attr.cause));
-                std::vector<std::string> diff;
-                for (const auto& c : attr.diff)
-                    diff.push_back(c.component + " " + (c.before.empty() ? "absent" : c.before) +
-                                   " -> " + (c.after.empty() ? "absent" : c.after));
-                if (!diff.empty())
-                    res.outputs["environment-diff"] = util::join(diff, "; ");
-            }
-            if (attr.cause == core::Cause::environment) {
-                progress.line("hourly skipped: nightlies " + good_label + " and " + bad_label +
-                              " were built from the same source commits; the change is "
-                              "environmental");
-                continue;
-            }
-            if (!o.hourly || o.hourly_options.repos.empty())
-                continue;
-            if (attr.cause == core::Cause::both)
-                progress.line("sources and environment both changed: the sources are narrowed "
-                              "inside the last good nightly " +
-                              good_label + ", holding its environment");
-            auto good = point_commits(dref, b->last_before);
-            auto bad = point_commits(dref, b->first_after);
-            HourlyOptions h = o.hourly_options;
-            h.secrets = secrets;
-            bool have_all = true;
-            for (const auto& r : h.repos) {
-                if (!good.count(r.name) || !bad.count(r.name)) {
-                    progress.line("hourly skipped: nightlies " + good_label + " and " + bad_label +
-                                  " carry no recorded commit for repo '" + r.name +
-                                  "' (set --commits-probe)");
-                    have_all = false;
-                    break;
-                }
-                h.good_commits[r.name] = good.at(r.name);
-                h.bad_commits[r.name] = bad.at(r.name);
-            }
-            if (!have_all)
-                continue;
-            progress.line("== hourly: " + core::format_commits(h.good_commits) + " → " +
-                          core::format_commits(h.bad_commits));
-            h.state_dir = sub_state("hourly-" + good_label + "-" + bad_label);
-            h.settings_key = "build=" + o.hourly_runner.build_command +
-                             " test=" + o.hourly_runner.test_command +
-                             " repeats=" + std::to_string(h.repeats);
-            h.direction = o.hourly_runner.direction;
-            if (h.exit_code_mode)
-                h.settings_key += " mode=exit-code";
-            // The source states are rebuilt inside the last good nightly's environment.
-            auto rc = o.hourly_runner;
-            rc.image = core::expand_image(rc.image, good_label);
-            source_runner = a.runners.make(rc);
-            Instruments hw;
-            hw.builder = source_runner.get();
-            hw.runner = source_runner.get();
-            auto hourly = run_hourly(h, a, hw);
-            source_runner.reset(); // a kept container is stopped and removed here
-            if (hourly.metric.empty())
-                hourly.metric = o.hourly_runner.metric;
-            if (hourly.unit.empty())
-                hourly.unit = o.hourly_runner.unit.empty() ? hourly.metric : o.hourly_runner.unit;
-            inv.hourly.push_back(std::move(hourly));
-            inv.regressions.back().hourly = inv.hourly.size() - 1;
-        }
-    }
+    return out;
+}
 
-    // 4. Report: the investigation, rendered to markdown and JSON from the same model.
+void Pipeline::narrow_window(const NarrowWindow& w) {
+    const std::string from = util::format_day(w.dates.from), to = util::format_day(w.dates.to);
+    m_a.progress.line("== daily: " + from + " → " + to);
+    auto daily =
+        run_daily(daily_options(w.dates, "daily-" + from + "-" + to), m_a, daily_instruments());
+    const auto& runner = m_o.daily_runner;
+    daily.image = runner.image;
+    if (daily.metric.empty()) {
+        daily.metric = runner.metric;
+        daily.unit = runner.unit.empty() ? runner.metric : runner.unit;
+    }
+    if (w.explicit_range) {
+        const auto rv = core::range_verdict(daily);
+        m_verdict = rv.verdict;
+        m_reason = rv.reason;
+        m_a.progress.line("range " + from + " → " + to + ": " + verdict_word(m_verdict) + " — " +
+                          m_reason);
+    }
+    m_inv.daily.push_back(std::move(daily));
+    const std::size_t index = m_inv.daily.size() - 1;
+    // Which boundaries to narrow: in detect's window the latest regression (each window is one
+    // of detect's regressions); in an explicit range the --narrow rule, latest first.
+    const auto& boundaries = m_inv.daily.back().sweep.boundaries;
+    const auto bounds = core::regressions_to_narrow(
+        boundaries, w.explicit_range ? m_o.narrow : core::Narrow::latest);
+    if (bounds.empty())
+        m_a.progress.line("daily: no decided regression boundary between " + from + " and " + to);
+    for (const auto* b : bounds)
+        narrow_boundary(index, *b);
+}
+
+void Pipeline::note_first_boundary(const std::string& good, const std::string& bad,
+                                   const core::Boundary& b, const core::Attribution& attr) {
+    if (m_outputs.count("last-good"))
+        return;
+    m_outputs["last-good"] = good;
+    m_outputs["first-bad"] = bad;
+    m_outputs["relative-change"] = util::format_fixed(b.relative_change, 4);
+    m_outputs["cause"] = std::string(core::to_string(attr.cause));
+    std::vector<std::string> diff;
+    for (const auto& c : attr.diff)
+        diff.push_back(c.component + " " + (c.before.empty() ? "absent" : c.before) + " -> " +
+                       (c.after.empty() ? "absent" : c.after));
+    if (!diff.empty())
+        m_outputs["environment-diff"] = util::join(diff, "; ");
+}
+
+std::optional<HourlyOptions> Pipeline::hourly_options(const core::DailyResult& d,
+                                                      const core::Boundary& b) {
+    const auto& good_label = d.sweep.points[b.last_before].label;
+    const auto& bad_label = d.sweep.points[b.first_after].label;
+    const auto good = point_commits(d, b.last_before), bad = point_commits(d, b.first_after);
+    HourlyOptions h = m_o.hourly_options;
+    h.secrets = m_secrets;
+    for (const auto& r : h.repos) {
+        if (!good.count(r.name) || !bad.count(r.name)) {
+            m_a.progress.line("hourly skipped: nightlies " + good_label + " and " + bad_label +
+                              " carry no recorded commit for repo '" + r.name +
+                              "' (set --commits-probe)");
+            return std::nullopt;
+        }
+        h.good_commits[r.name] = good.at(r.name);
+        h.bad_commits[r.name] = bad.at(r.name);
+    }
+    return h;
+}
+
+void Pipeline::narrow_boundary(std::size_t daily_index, const core::Boundary& b) {
+    const auto& d = m_inv.daily[daily_index];
+    const std::string good = d.sweep.points[b.last_before].label;
+    const std::string bad = d.sweep.points[b.first_after].label;
+    // Sources, environment or both (core/environment): same sources → no hourly stage.
+    const auto attr = core::attribute_boundary(d, b);
+    m_inv.regressions.push_back({daily_index, good, bad, std::nullopt});
+    m_a.progress.line("cause " + good + " → " + bad + ": " + core::describe_attribution(attr));
+    note_first_boundary(good, bad, b, attr);
+    if (attr.cause == core::Cause::environment) {
+        m_a.progress.line("hourly skipped: nightlies " + good + " and " + bad +
+                          " were built from the same source commits; the change is "
+                          "environmental");
+        return;
+    }
+    if (!m_o.hourly || m_o.hourly_options.repos.empty())
+        return;
+    if (attr.cause == core::Cause::both)
+        m_a.progress.line("sources and environment both changed: the sources are narrowed "
+                          "inside the last good nightly " +
+                          good + ", holding its environment");
+    auto h = hourly_options(d, b);
+    if (!h)
+        return;
+    m_a.progress.line("== hourly: " + core::format_commits(h->good_commits) + " → " +
+                      core::format_commits(h->bad_commits));
+    // The source states are rebuilt inside the last good nightly's environment.
+    auto rc = m_o.hourly_runner;
+    rc.image = core::expand_image(rc.image, good);
+    h->settings_key = journal_identity(*h, rc);
+    h->state_dir = sub_state("hourly-" + good + "-" + bad, h->settings_key);
+    auto source_runner = m_a.runners.make(rc);
+    auto hourly = run_hourly(*h, m_a, {*source_runner, *source_runner});
+    source_runner.reset(); // a kept container is stopped and removed here
+    if (hourly.metric.empty())
+        hourly.metric = rc.metric;
+    if (hourly.unit.empty())
+        hourly.unit = rc.unit.empty() ? hourly.metric : rc.unit;
+    m_inv.hourly.push_back(std::move(hourly));
+    m_inv.regressions.back().hourly = m_inv.hourly.size() - 1;
+}
+
+InvestigateResult Pipeline::report() {
     // `verdict` is the pipeline's (an explicit range's sweep decides it); `detect` keeps its own.
-    inv.verdict = verdict;
-    inv.reason = reason;
-    inv.spend.runs = record_runs; // the record step's runs count too
-    for (const auto& d : inv.daily)
-        inv.spend.runs += d.sweep.runs;
-    for (const auto& h : inv.hourly) {
-        inv.spend.runs += h.spend.runs;
-        inv.spend.builds += h.spend.builds;
-        inv.spend.resumed_runs += h.spend.resumed_runs;
-        inv.spend.resumed_builds += h.spend.resumed_builds;
+    m_inv.verdict = m_verdict;
+    m_inv.reason = m_reason;
+    m_inv.spend.runs = m_record_runs; // the record step's runs count too
+    for (const auto& d : m_inv.daily)
+        m_inv.spend.runs += d.sweep.runs;
+    for (const auto& h : m_inv.hourly) {
+        m_inv.spend.runs += h.spend.runs;
+        m_inv.spend.builds += h.spend.builds;
+        m_inv.spend.resumed_runs += h.spend.resumed_runs;
+        m_inv.spend.resumed_builds += h.spend.resumed_builds;
     }
-    inv.spend.seconds = a.clock.now() - started;
-    if (!o.reproduce.empty())
-        inv.reproduce.push_back(o.reproduce);
-    files.make_dirs(o.out_dir);
-    res.result_path = o.out_dir + "/result.json";
-    res.report_path = o.out_dir + "/report.md";
-    res.investigation = std::move(inv);
+    m_inv.spend.seconds = m_a.clock.now() - m_started;
+    if (!m_o.reproduce.empty())
+        m_inv.reproduce.push_back(m_o.reproduce);
+    InvestigateResult res;
+    res.verdict = verdict_word(m_verdict);
+    m_a.files.make_dirs(m_o.out_dir);
+    res.result_path = m_o.out_dir + "/result.json";
+    res.report_path = m_o.out_dir + "/report.md";
+    res.investigation = std::move(m_inv);
     const core::ResultDocument doc = res.investigation;
-    files.write_atomic(res.result_path, report::render_json(doc));
+    m_a.files.write_atomic(res.result_path, report::render_json(doc));
     report::MarkdownOptions mo;
-    mo.key = o.key;
+    mo.key = m_o.key;
     res.markdown = report::render_markdown(doc, mo);
-    files.write_atomic(res.report_path, res.markdown);
+    m_a.files.write_atomic(res.report_path, res.markdown);
     res.summary = report::verdict_sentence(doc);
-    const auto& done = res.investigation;
+    return res;
+}
 
-    // 5. Outputs, summary, annotations, comment.
+void Pipeline::publish(InvestigateResult& res) {
+    res.outputs = m_outputs;
     res.outputs["verdict"] = res.verdict;
     res.outputs["report-path"] = res.report_path;
     res.outputs["result-path"] = res.result_path;
-    if (latest_todo && res.outputs.find("last-good") == res.outputs.end()) {
-        res.outputs["relative-change"] = util::format_fixed(latest_todo->relative_change, 4);
-        res.outputs["last-good"] = latest_todo->last_before;
-        res.outputs["first-bad"] = latest_todo->first_after;
+    if (m_latest && !res.outputs.count("last-good")) {
+        res.outputs["relative-change"] = util::format_fixed(m_latest->relative_change, 4);
+        res.outputs["last-good"] = m_latest->last_before;
+        res.outputs["first-bad"] = m_latest->first_after;
     }
+    const auto& done = res.investigation;
     if (!done.hourly.empty()) {
         const auto& h = done.hourly.front();
         if (h.last_good && h.first_bad)
@@ -352,47 +352,68 @@ InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& 
         if (h.culprit)
             res.outputs["culprit"] = h.culprit->repo + "@" + h.culprit->commit.sha;
     }
-    append_summary(a.actions, res.markdown);
-    if (verdict == core::Verdict::regression)
-        annotate(a.actions, "error", "perfsweep: " + done.detect.metric + " regression",
+    append_summary(m_a.actions, res.markdown);
+    if (m_verdict == core::Verdict::regression)
+        annotate(m_a.actions, "error", "perfsweep: " + done.detect.metric + " regression",
                  res.summary);
-    else if (verdict == core::Verdict::inconclusive)
-        annotate(a.actions, "warning", "perfsweep: inconclusive", reason);
-    if (o.comment && o.comment->number && verdict == core::Verdict::regression) {
-        auto host = a.code_hosts.open(o.token_env);
-        CommentRequest req = *o.comment;
-        req.body = res.markdown;
-        req.key = o.key;
-        const auto posted = post_sticky_comment(*host, req);
-        progress.line("comment " + posted.action + ": " + posted.url);
-        res.outputs["comment-url"] = posted.url;
-    } else if (o.comment && !o.comment->number) {
-        // The scheduled job's sticky issue: every night decides, a quiet one costs one lookup.
-        const NightState night = night_state(verdict);
-        if (night != NightState::undecided) {
-            auto host = a.code_hosts.open(o.token_env);
-            StickyIssueRequest req;
-            req.repo = o.comment->repo;
-            req.key = o.key;
-            req.title = o.comment->new_issue_title;
-            req.labels = o.comment->labels;
-            req.close_on_recovery = o.close_on_recovery;
-            const std::string metric = det.metric.empty() ? o.daily_runner.metric : det.metric;
-            if (res.outputs.count("last-good") && res.outputs.count("first-bad"))
-                req.regression_id =
-                    metric + " " + res.outputs["last-good"] + ".." + res.outputs["first-bad"];
-            const std::string note =
-                "**Recovered** (perfsweep, " + today_utc(a.clock) + "): " + res.summary;
-            const auto r = update_sticky_issue(*host, req, night, res.markdown, note);
-            progress.line("issue " + r.action + (r.url.empty() ? "" : ": " + r.url));
-            if (!r.url.empty())
-                res.outputs["comment-url"] = r.url;
-            res.outputs["issue-action"] = r.action;
-        }
-    }
-    publish_outputs(a.actions, res.outputs); // last: the comment step adds comment-url etc.
+    else if (m_verdict == core::Verdict::inconclusive)
+        annotate(m_a.actions, "warning", "perfsweep: inconclusive", m_reason);
+    comment(res);
+    publish_outputs(m_a.actions, res.outputs); // last: the comment step adds comment-url etc.
+    res.exit_code = core::investigate_exit_code(m_verdict, m_o.fail_on_regression);
+}
 
-    res.exit_code = core::investigate_exit_code(verdict, o.fail_on_regression);
+void Pipeline::comment(InvestigateResult& res) {
+    const auto& target = m_o.comment;
+    if (target && target->number && m_verdict == core::Verdict::regression) {
+        auto host = m_a.code_hosts.open(m_o.token_env);
+        CommentRequest req = *target;
+        req.body = res.markdown;
+        req.key = m_o.key;
+        const auto posted = post_sticky_comment(*host, req);
+        m_a.progress.line("comment " + posted.action + ": " + posted.url);
+        res.outputs["comment-url"] = posted.url;
+        return;
+    }
+    if (!target || target->number)
+        return;
+    // The scheduled job's sticky issue: every night decides, a quiet one costs one lookup.
+    const NightState night = night_state(m_verdict);
+    if (night == NightState::undecided)
+        return;
+    auto host = m_a.code_hosts.open(m_o.token_env);
+    StickyIssueRequest req;
+    req.repo = target->repo;
+    req.key = m_o.key;
+    req.title = target->new_issue_title;
+    req.labels = target->labels;
+    req.close_on_recovery = m_o.close_on_recovery;
+    const auto& det = res.investigation.detect;
+    const std::string metric = det.metric.empty() ? m_o.daily_runner.metric : det.metric;
+    if (res.outputs.count("last-good") && res.outputs.count("first-bad"))
+        req.regression_id =
+            metric + " " + res.outputs["last-good"] + ".." + res.outputs["first-bad"];
+    const std::string note =
+        "**Recovered** (perfsweep, " + util::format_day(today_utc(m_a.clock)) + "): " + res.summary;
+    const auto r = update_sticky_issue(*host, req, night, res.markdown, note);
+    m_a.progress.line("issue " + r.action + (r.url.empty() ? "" : ": " + r.url));
+    if (!r.url.empty())
+        res.outputs["comment-url"] = r.url;
+    res.outputs["issue-action"] = r.action;
+}
+
+} // namespace
+
+InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& a) {
+    if (o.history.empty())
+        throw_usage("investigate: --history is required (a JSON Lines file or git:BRANCH)");
+    Pipeline p(o, a);
+    p.record_night();
+    p.detect();
+    for (const auto& w : p.windows())
+        p.narrow_window(w);
+    auto res = p.report();
+    p.publish(res);
     return res;
 }
 

@@ -7,6 +7,8 @@
 #include "app/daily.hpp"
 #include "app/detect.hpp"
 #include "app/hourly.hpp"
+#include "core/date_range.hpp"
+#include "core/narrow.hpp"
 #include "core/report_model.hpp"
 #include "ports/adapters.hpp"
 #include "ports/runner_config.hpp"
@@ -17,17 +19,24 @@
 
 namespace perfsweep::app {
 
+/// Which nightly `investigate --record` measures first.
+struct RecordNight {
+    bool today = false; ///< today's (the UTC date when the command runs)
+    util::Day date{};   ///< else this date
+};
+
 /// Everything `perfsweep investigate` (and `perfsweep demo`) was asked to do.
 struct InvestigateOptions {
-    std::string history;                   ///< history spec (required)
-    std::string record_date;               ///< record this date first ("" no, "today" UTC)
-    double threshold = 0.02;               ///< detect threshold
-    std::string from;                      ///< with `to`: sweep this date range instead of the
-    std::string to;                        ///< window detect found (e.g. between two releases)
-    std::string narrow = "latest";         ///< latest | all: which regressions to narrow
-    ports::RunnerConfig daily_runner;      ///< image template, test command, runtime, ...
+    std::string history;               ///< history spec (required)
+    std::optional<RecordNight> record; ///< record this nightly first (none = no)
+    double threshold = 0.02;           ///< detect threshold
+    /// --from/--to: sweep this range instead of the window detect found (e.g. between two
+    /// releases); none = detect's windows.
+    std::optional<core::DateRange> range;
+    core::Narrow narrow = core::Narrow::latest; ///< which regressions to narrow
+    ports::RunnerConfig daily_runner;           ///< image template, test command, runtime, ...
     std::string commits_probe;             ///< command printing a dated build's commits ("" = none)
-    DailyOptions daily;                    ///< strategy, repeats, budgets (from/to are filled in)
+    DailyOptions daily;                    ///< strategy, repeats, budgets (dates are filled in)
     bool hourly = true;                    ///< run the hourly stage when repos are given
     HourlyOptions hourly_options;          ///< repos, step, strategy, to_commit (window filled in)
     ports::RunnerConfig hourly_runner;     ///< build + test commands for source states

@@ -9,8 +9,8 @@ namespace perfsweep::app {
 std::optional<JaxToolboxRequest> resolve_jax_toolbox(const OptionValues& v,
                                                      const std::string& state_dir) {
     if (!v.given("jax-toolbox")) {
-        for (const char* name :
-             {"jax-toolbox-sources", "bazel-cache", "build-jax-arg", "cherry-pick"})
+        for (const OptionName name : std::initializer_list<OptionName>{
+                 "jax-toolbox-sources", "bazel-cache", "build-jax-arg", "cherry-pick"})
             if (v.given(name))
                 throw_usage(v.describe(name) +
                             " belongs to the JAX-Toolbox mode: add --jax-toolbox auto (or jax, "

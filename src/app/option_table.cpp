@@ -5,6 +5,7 @@
 #include "util/error.hpp"
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace perfsweep::app {
@@ -37,7 +38,7 @@ const PlannerDefaults& planner_defaults() {
                                std::to_string(s.min_span),
                                number_text(s.min_change),
                                number_text(s.alpha),
-                               h.strategy,
+                               std::string(util::enum_name(k_hourly_strategy_names, h.strategy)),
                                std::to_string(h.repeats),
                                std::to_string(h.max_repeats)};
     }();
@@ -50,11 +51,20 @@ std::vector<OptionSpec> make_options() {
         // What is measured and where it is kept.
         {"history", T::text, "SPEC", "History: a JSON Lines file, git:BRANCH or git+URL#BRANCH", 0,
          true},
-        {"benchmark", T::text, "NAME", "Benchmark name", 0, true},
+        {"benchmark", T::text, "NAME",
+         "Benchmark name: with the metric and the testbed it names a series (default: the test "
+         "command's program or script name, e.g. run.sh for 'bash bench/run.sh 256')",
+         0, true},
+        {"testbed", T::text, "NAME",
+         "The machine class of the points, stored as runner testbed (default: the runner GPU's "
+         "class, e.g. 'H100 80GB HBM3'); points of two testbeds never pool",
+         0, true},
         {"metric", T::text, "NAME", "Metric name; the default regex reads '<NAME>: <number>'", 0,
          true},
         {"metric-regex", T::text, "REGEX",
-         "ECMAScript regex with one capture group holding the number", 0, true},
+         "ECMAScript regex with one capture group holding the number; record and run also "
+         "take a (?<name>...) group naming the metric of each match (one series per name)",
+         0, true},
         {"unit", T::text, "UNIT", "Unit of the metric (default: the metric name)"},
         {"direction", T::text, "higher|lower", "Which is better: higher or lower values", 0, true},
         {"threshold", T::threshold, "THRESHOLD",
@@ -217,6 +227,21 @@ std::vector<OptionSpec> make_options() {
          "At most N dates spread evenly, both ends included (0 = all)", 0},
         {"exclude-measured", T::flag, "",
          "Leave out dates already measured ok in --history for --benchmark"},
+        // compare (the pull-request verdict).
+        {"base-test", T::text, "COMMAND",
+         "The base's benchmark command (default: --test, run in --base-workdir)", 0, true},
+        {"base-workdir", T::text, "DIR",
+         "A checkout of the base (e.g. a git worktree of the PR's base commit): the base runs "
+         "there",
+         0, true},
+        {"base-history", T::text, "SPEC",
+         "Compare the head with the base level recorded in this history instead of running the "
+         "base",
+         0, true},
+        {"min-pairs", T::integer, "N", "First look: pairs of base and head runs", 2},
+        {"max-pairs", T::integer, "N", "Cap of pairs: still undecided there is inconclusive", 2},
+        {"report-only", T::flag, "",
+         "Exit 0 on a regression (the report and comment still say it)"},
         // probe.
         {"good-value", T::list, "NUMBER",
          "Metric mode: a known good value (repeatable; their median is the level)"},
@@ -261,7 +286,8 @@ std::vector<CommandOption> measure_options() {
         {"metric", "MLUPS"},
         {"metric-regex", ""},
         {"unit", ""},
-        {"benchmark", "", false, "default: the test command"},
+        {"benchmark", "", false, "default: the test command's program or script name"},
+        {"testbed", ""},
         {"direction", "higher"},
         {"logs", "perfsweep-logs"},
         {"mount", ""},
@@ -272,6 +298,27 @@ std::vector<CommandOption> measure_options() {
 }
 
 const OldName k_mode{"mode"};
+
+CommandOption repeatable(CommandOption o) {
+    o.repeatable = true;
+    return o;
+}
+
+// The measure options without --workdir (for a command that lists it with its own note).
+std::vector<CommandOption> strip_workdir(std::vector<CommandOption> options) {
+    std::erase_if(options, [](const CommandOption& o) { return o.name == "workdir"; });
+    return options;
+}
+
+// `run`: --metric may be repeated, one series a metric of the same runs.
+std::vector<CommandOption> several_metrics(std::vector<CommandOption> options) {
+    for (auto& o : options)
+        if (o.name == "metric") {
+            o.repeatable = true;
+            o.note = "repeat it for several metrics of the same runs (one series each)";
+        }
+    return options;
+}
 
 std::vector<CommandOption> concat(std::vector<CommandOption> a,
                                   const std::vector<CommandOption>& b) {
@@ -288,8 +335,10 @@ std::vector<CommandSpec> make_commands() {
                  "from benchmark output with --benchmark-output (- = stdin).",
                  {
                      {"history", "", true, "appended to"},
-                     {"benchmark", "", false, "e.g. 'MLUPS3d.py 256 200'"},
-                     {"metric", "", true},
+                     {"benchmark", "", false, "e.g. lbm-256"},
+                     repeatable({"metric", "", true,
+                                 "repeat it for several metrics of one output (one series each)"}),
+                     {"testbed", "", false, "default: the class of --runner gpu=NAME"},
                      {"unit", ""},
                      {"direction", "higher"},
                      {"value", ""},
@@ -315,8 +364,11 @@ std::vector<CommandSpec> make_commands() {
                      {"inputs", "", true, "", {}, P::only},
                      {"history", "", true, "appended to"},
                      {"format", ""},
-                     {"benchmark", "", false, "recorded with every value"},
+                     {"benchmark", "", false,
+                      "recorded with every value (github-action-benchmark: default the suite "
+                      "name)"},
                      {"metric", "", false, "required for csv; grep infers it from the first line"},
+                     {"testbed", "", false, "recorded with every value"},
                      {"unit", ""},
                      {"direction", "", false,
                       "default: github-action-benchmark's tool, else the unit (times and sizes "
@@ -334,8 +386,9 @@ std::vector<CommandSpec> make_commands() {
              {"input", "", false,
               "read instead of a history: csv, grep output, benchmark-action data or jsonl"},
              {"format", ""},
-             {"benchmark", "", false, "selects the series"},
-             {"metric", "", false, "selects the series (and names the metric of csv input)"},
+             {"benchmark", "", false, "selects series (default: every series, one table)"},
+             {"metric", "", false, "selects series (and names the metric of csv input)"},
+             {"testbed", "", false, "selects series"},
              {"unit", "", false, "for csv/grep input"},
              {"direction", "", false, "overrides the stored one"},
              {"threshold", "0.02"},
@@ -356,7 +409,7 @@ std::vector<CommandSpec> make_commands() {
                          "record | daily | hourly | commit: the stage the point is recorded for"},
                         {"repeats", "1"},
                     }),
-             concat(measure_options(),
+             concat(several_metrics(measure_options()),
                     {
                         {"history", "", false, "the measurement is appended to it"},
                         {"json", ""},
@@ -366,6 +419,37 @@ std::vector<CommandSpec> make_commands() {
                         {"srun-arg", ""},
                         {"check", "metric", false, "", {k_mode}},
                     }))});
+    c.push_back(
+        {"compare",
+         "the pull-request verdict: head and base on one runner, interleaved, repeats by need",
+         "Measure the head (--test in --workdir) and its base (--base-workdir or --base-test) "
+         "on this runner in one job, interleaved (base-head, head-base, ...), pair after pair "
+         "until a sequential test decides regression, improvement or same per series (or "
+         "--max-pairs); or the head against --base-history's level. Exit 1 on a regression "
+         "(unless --report-only), 4 when a run has no value, else 0.",
+         concat(concat(runner_options(false),
+                       {
+                           {"workdir", "", false, "the head's checkout (default: here)"},
+                           {"base-workdir", ""},
+                           {"base-test", ""},
+                           {"base-history", ""},
+                           {"threshold", "0.02"},
+                           {"alpha", "0.01", false,
+                            "error rate per series: a false regression at most alpha/2"},
+                           {"min-pairs", "4"},
+                           {"max-pairs", "32"},
+                           {"report-only", ""},
+                           {"comment", "", false, "post the table as a sticky PR comment"},
+                           {"github-repo", "", false, "default: $GITHUB_REPOSITORY"},
+                           {"pr", "", false, "default: the pull_request event's"},
+                           {"issue", ""},
+                           {"new-issue", ""},
+                           {"issue-label", ""},
+                           {"key", "compare"},
+                           {"token-env", "GITHUB_TOKEN"},
+                           {"json", ""},
+                       }),
+                several_metrics(strip_workdir(measure_options())))});
     c.push_back(
         {"daily", "sweep dated nightly images between two dates and find every good→bad day",
          "Sweep dated nightly images between two dates and find every change of level. Exit 4 "
@@ -501,7 +585,8 @@ std::vector<CommandSpec> make_commands() {
              {"bazel-cache", ""},
              {"build-jax-arg", ""},
              {"cherry-pick", ""},
-             {"benchmark", "", false, "default: the test command"},
+             {"benchmark", "", false, "default: the test command's program or script name"},
+             {"testbed", ""},
              {"metric", "MLUPS"},
              {"metric-regex", ""},
              {"unit", ""},
@@ -690,6 +775,17 @@ const CommandOption* find_command_option(const CommandSpec& command, std::string
         if (o.name == name)
             return &o;
     return nullptr;
+}
+
+void unknown_option_name_see_option_table() {
+    throw std::logic_error("an option name that is not in k_option_names");
+}
+
+OptionName OptionName::checked(std::string_view name) {
+    for (auto n : k_option_names)
+        if (n == name)
+            return OptionName(Trusted{}, n); // the table's own text: it outlives every caller
+    throw std::logic_error("option table: no option '" + std::string(name) + "'");
 }
 
 const OptionSpec& spec_of(const CommandOption& option) {

@@ -24,6 +24,156 @@ enum class OptionType {
     date,      ///< calendar date YYYY-MM-DD
 };
 
+/// Every option name of the table (make_options in option_table.cpp), in its order: the names
+/// the code may use. OptionName checks a name against this list when compiling; a unit test checks
+/// the list against the table (each name one spec, each spec one name).
+inline constexpr std::string_view k_option_names[] = {"history",
+                                                      "benchmark",
+                                                      "testbed",
+                                                      "metric",
+                                                      "metric-regex",
+                                                      "unit",
+                                                      "direction",
+                                                      "threshold",
+                                                      "json",
+                                                      "input",
+                                                      "inputs",
+                                                      "format",
+                                                      "label",
+                                                      "date",
+                                                      "value",
+                                                      "benchmark-output",
+                                                      "match",
+                                                      "digest",
+                                                      "commit",
+                                                      "path",
+                                                      "runner",
+                                                      "status",
+                                                      "reason",
+                                                      "log",
+                                                      "stage",
+                                                      "runtime",
+                                                      "image",
+                                                      "test",
+                                                      "build",
+                                                      "keep-container",
+                                                      "warmup",
+                                                      "timeout",
+                                                      "gpus",
+                                                      "logs",
+                                                      "mount",
+                                                      "env-probe",
+                                                      "env",
+                                                      "workdir",
+                                                      "keep-images",
+                                                      "srun-arg",
+                                                      "check",
+                                                      "repeats",
+                                                      "from",
+                                                      "to",
+                                                      "strategy",
+                                                      "max-repeats",
+                                                      "min-span",
+                                                      "max-runs",
+                                                      "max-builds",
+                                                      "max-time",
+                                                      "commits-probe",
+                                                      "commits-label",
+                                                      "state",
+                                                      "rerun",
+                                                      "repo",
+                                                      "ref",
+                                                      "ref-for",
+                                                      "fetch",
+                                                      "token-env",
+                                                      "from-result",
+                                                      "good-commits",
+                                                      "bad-commits",
+                                                      "step",
+                                                      "plan",
+                                                      "any-parent",
+                                                      "to-commit",
+                                                      "hourly-test",
+                                                      "hourly-repeats",
+                                                      "hourly-strategy",
+                                                      "outputs",
+                                                      "salloc-arg",
+                                                      "jax-toolbox",
+                                                      "jax-toolbox-sources",
+                                                      "bazel-cache",
+                                                      "build-jax-arg",
+                                                      "cherry-pick",
+                                                      "record",
+                                                      "narrow",
+                                                      "fail-on-regression",
+                                                      "output-dir",
+                                                      "output",
+                                                      "key",
+                                                      "comment",
+                                                      "github-repo",
+                                                      "pr",
+                                                      "issue",
+                                                      "new-issue",
+                                                      "issue-label",
+                                                      "close-on-recovery",
+                                                      "body-file",
+                                                      "event",
+                                                      "event-name",
+                                                      "no-comment",
+                                                      "alpha",
+                                                      "max-points",
+                                                      "exclude-measured",
+                                                      "base-test",
+                                                      "base-workdir",
+                                                      "base-history",
+                                                      "min-pairs",
+                                                      "max-pairs",
+                                                      "report-only",
+                                                      "good-value",
+                                                      "reference",
+                                                      "good-label",
+                                                      "command",
+                                                      "markdown",
+                                                      "bench-action",
+                                                      "nightly",
+                                                      "framework",
+                                                      "compiler",
+                                                      "repeat",
+                                                      "deterministic"};
+
+/// Called only when an OptionName is made from a name that is not in k_option_names: it is not
+/// constexpr, so such a name fails to compile ("call to non-constexpr function").
+[[noreturn]] void unknown_option_name_see_option_table();
+
+/// The name of an option of the table, checked when compiled: `values.text("strategy")` compiles,
+/// `values.text("stratgy")` does not. Names read at run time (argv, a config file) go through
+/// checked().
+class OptionName {
+public:
+    /// `name`, which must be in k_option_names (checked while compiling).
+    consteval OptionName(const char* name) : m_name(name) { // NOLINT: implicit on purpose
+        if (!known(m_name))
+            unknown_option_name_see_option_table();
+    }
+    /// A name known only at run time; a logic_error when the table has no such option.
+    static OptionName checked(std::string_view name);
+    /// The name, without dashes.
+    constexpr std::string_view view() const { return m_name; }
+    /// The name, without dashes.
+    constexpr operator std::string_view() const { return m_name; } // NOLINT: implicit on purpose
+
+private:
+    struct Trusted {};
+    constexpr OptionName(Trusted, std::string_view name) : m_name(name) {}
+    static constexpr bool known(std::string_view name) {
+        for (auto n : k_option_names)
+            if (n == name)
+                return true;
+        return false;
+    }
+    std::string_view m_name;
+};
+
 /// One option: the same everywhere it appears.
 struct OptionSpec {
     std::string_view name; ///< long name without dashes; also the config-file key
@@ -33,7 +183,7 @@ struct OptionSpec {
     long long min = 0;           ///< integer: the smallest value accepted
     bool nonempty = false;       ///< text: an empty value is refused
     /// An option; `min` for integers, `nonempty` for text.
-    OptionSpec(std::string_view n, OptionType t, std::string_view value, std::string_view h,
+    OptionSpec(OptionName n, OptionType t, std::string_view value, std::string_view h,
                long long minimum = 0, bool not_empty = false)
         : name(n), type(t), value_name(value), help(h), min(minimum), nonempty(not_empty) {}
 };
@@ -64,8 +214,10 @@ struct CommandOption {
     std::vector<OldName> old_names; ///< deprecated aliases on this command
     Positional positional = Positional::no;
     bool hidden = false; ///< not listed in help (internal plumbing)
+    /// A text option this command takes several times (each value kept, e.g. record's --metric).
+    bool repeatable = false;
     /// An entry of a command's option list.
-    CommandOption(std::string_view n, std::string_view def = {}, bool req = false, // NOLINT
+    CommandOption(OptionName n, std::string_view def = {}, bool req = false, // NOLINT
                   std::string_view detail = {}, std::vector<OldName> old = {},
                   Positional pos = Positional::no, bool hide = false)
         : name(n), default_value(def), required(req), note(detail), old_names(std::move(old)),

@@ -116,39 +116,43 @@ const CommandOption& OptionValues::entry(std::string_view name) const {
     return *o;
 }
 
-void OptionValues::set(std::string_view name, std::vector<std::string> values, ValueSource source,
+void OptionValues::set(OptionName name, std::vector<std::string> values, ValueSource source,
                        std::string spelled) {
     entry(name); // must exist
     GivenValue g;
     g.values = std::move(values);
     g.source = source;
-    g.spelled = spelled.empty() ? std::string(name) : std::move(spelled);
-    m_given[std::string(name)] = std::move(g);
+    g.spelled = spelled.empty() ? std::string(name.view()) : std::move(spelled);
+    m_given[std::string(name.view())] = std::move(g);
 }
 
-void OptionValues::set(std::string_view name, std::string value) {
+void OptionValues::set(OptionName name, std::string value) {
     set(name, std::vector<std::string>{std::move(value)});
 }
 
-void OptionValues::set_flag(std::string_view name) {
+void OptionValues::set_flag(OptionName name) {
     set(name, std::vector<std::string>{"true"});
 }
 
-bool OptionValues::given(std::string_view name) const {
+bool OptionValues::given(OptionName name) const {
     entry(name);
-    return m_given.find(name) != m_given.end();
+    return m_given.find(std::string_view(name)) != m_given.end();
 }
 
-std::optional<ValueSource> OptionValues::source(std::string_view name) const {
+std::optional<ValueSource> OptionValues::source(OptionName name) const {
     entry(name);
-    const auto it = m_given.find(name);
+    const auto it = m_given.find(std::string_view(name));
     if (it == m_given.end())
         return std::nullopt;
     return it->second.source;
 }
 
-std::string OptionValues::describe(std::string_view name) const {
-    const auto it = m_given.find(name);
+std::string OptionValues::describe(OptionName name) const {
+    return describe_view(name);
+}
+
+std::string OptionValues::describe_view(std::string_view name) const {
+    const auto it = m_given.find(std::string_view(name));
     if (it == m_given.end())
         return "--" + std::string(name);
     if (it->second.source == ValueSource::config_file)
@@ -159,30 +163,30 @@ std::string OptionValues::describe(std::string_view name) const {
 
 void OptionValues::refuse(std::string_view name, const std::string& value,
                           const std::string& expected) const {
-    throw_usage(describe(name) + " " + quoted(value) + ": expected " + expected);
+    throw_usage(describe_view(name) + " " + quoted(value) + ": expected " + expected);
 }
 
 const std::string* OptionValues::single(std::string_view name) const {
-    const auto it = m_given.find(name);
+    const auto it = m_given.find(std::string_view(name));
     if (it == m_given.end() || it->second.values.empty())
         return nullptr;
     return &it->second.values.back();
 }
 
-std::string OptionValues::text(std::string_view name) const {
+std::string OptionValues::text(OptionName name) const {
     const auto& e = entry(name);
     if (const auto* v = single(name))
         return *v;
     return std::string(e.default_value);
 }
 
-std::vector<std::string> OptionValues::list(std::string_view name) const {
+std::vector<std::string> OptionValues::list(OptionName name) const {
     entry(name);
-    const auto it = m_given.find(name);
+    const auto it = m_given.find(std::string_view(name));
     return it == m_given.end() ? std::vector<std::string>{} : it->second.values;
 }
 
-bool OptionValues::flag(std::string_view name) const {
+bool OptionValues::flag(OptionName name) const {
     entry(name);
     const auto* v = single(name);
     if (!v)
@@ -193,7 +197,7 @@ bool OptionValues::flag(std::string_view name) const {
     return *b;
 }
 
-long long OptionValues::integer(std::string_view name) const {
+long long OptionValues::integer(OptionName name) const {
     const auto& e = entry(name);
     const auto& spec = spec_of(e);
     const std::string t = text(name);
@@ -206,11 +210,11 @@ long long OptionValues::integer(std::string_view name) const {
     return *v;
 }
 
-int OptionValues::integer_int(std::string_view name) const {
+int OptionValues::integer_int(OptionName name) const {
     return static_cast<int>(integer(name));
 }
 
-double OptionValues::number(std::string_view name) const {
+double OptionValues::number(OptionName name) const {
     const std::string t = text(name);
     const auto v = util::parse_double(util::trim(t));
     if (!v || !std::isfinite(*v))
@@ -218,7 +222,7 @@ double OptionValues::number(std::string_view name) const {
     return *v;
 }
 
-double OptionValues::fraction(std::string_view name) const {
+double OptionValues::fraction(OptionName name) const {
     const std::string t = text(name);
     const auto v = parse_fraction_text(t);
     if (!v)
@@ -226,7 +230,7 @@ double OptionValues::fraction(std::string_view name) const {
     return *v;
 }
 
-Threshold OptionValues::threshold(std::string_view name) const {
+Threshold OptionValues::threshold(OptionName name) const {
     const std::string t = text(name);
     const auto v = parse_threshold_text(t);
     if (!v)
@@ -234,11 +238,11 @@ Threshold OptionValues::threshold(std::string_view name) const {
     return *v;
 }
 
-double OptionValues::threshold(std::string_view name, core::Direction direction) const {
+double OptionValues::threshold(OptionName name, core::Direction direction) const {
     return relative_threshold(threshold(name), direction);
 }
 
-core::Direction OptionValues::direction(std::string_view name) const {
+core::Direction OptionValues::direction(OptionName name) const {
     const std::string t = text(name);
     const auto d = core::parse_direction(t);
     if (!d)
@@ -246,7 +250,7 @@ core::Direction OptionValues::direction(std::string_view name) const {
     return *d;
 }
 
-std::optional<std::int64_t> OptionValues::seconds(std::string_view name) const {
+std::optional<std::int64_t> OptionValues::seconds(OptionName name) const {
     const std::string t = text(name);
     if (t.empty() && !given(name))
         return std::nullopt;
@@ -258,19 +262,21 @@ std::optional<std::int64_t> OptionValues::seconds(std::string_view name) const {
 }
 
 void OptionValues::check() const {
-    for (const auto& [name, g] : m_given) {
+    for (const auto& [given_name, g] : m_given) {
+        const auto name = OptionName::checked(given_name);
         const auto& e = entry(name);
         const auto& spec = spec_of(e);
-        const bool many = spec.type == OptionType::list;
+        const bool many = spec.type == OptionType::list || e.repeatable;
         if (!many && g.values.size() > 1)
-            throw_usage(describe(name) + " is given " + std::to_string(g.values.size()) +
+            throw_usage(describe_view(name) + " is given " + std::to_string(g.values.size()) +
                         " times; give it once");
         if (g.values.empty())
-            throw_usage(describe(name) + ": expected a value");
+            throw_usage(describe_view(name) + ": expected a value");
         switch (spec.type) {
         case OptionType::text:
-            if (spec.nonempty && util::trim(g.values.front()).empty())
-                refuse(name, g.values.front(), "a non-empty " + std::string(spec.value_name));
+            for (const auto& value : g.values)
+                if (spec.nonempty && util::trim(value).empty())
+                    refuse(name, value, "a non-empty " + std::string(spec.value_name));
             break;
         case OptionType::list:
             break;
@@ -425,7 +431,7 @@ void assign_options(OptionValues& values, const std::vector<RawOption>& raw,
         const auto* entry = find_command_option(command, name);
         if (spec_of(*entry).type == OptionType::flag && vals.size() > 1)
             vals.erase(vals.begin(), vals.end() - 1); // --json --json is --json
-        values.set(name, std::move(vals), source, spelled);
+        values.set(OptionName::checked(name), std::move(vals), source, spelled);
     }
 }
 

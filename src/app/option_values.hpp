@@ -42,45 +42,46 @@ public:
 
     /// Give option `name` (a current name this command takes) `values`, replacing earlier ones;
     /// `spelled` is the name as the user wrote it (default: `name`). A logic_error for a name the
-    /// command does not take (a program error, not a user error).
-    void set(std::string_view name, std::vector<std::string> values,
+    /// command does not take (a program error, not a user error). Every accessor takes an
+    /// OptionName: a name missing from the option table does not compile.
+    void set(OptionName name, std::vector<std::string> values,
              ValueSource source = ValueSource::program, std::string spelled = "");
     /// Give option `name` one value (ValueSource::program).
-    void set(std::string_view name, std::string value);
+    void set(OptionName name, std::string value);
     /// Give flag `name` (ValueSource::program).
-    void set_flag(std::string_view name);
+    void set_flag(OptionName name);
 
     /// Whether `name` was given (from any source).
-    bool given(std::string_view name) const;
+    bool given(OptionName name) const;
     /// Where `name` came from; nullopt when it was not given.
-    std::optional<ValueSource> source(std::string_view name) const;
+    std::optional<ValueSource> source(OptionName name) const;
 
     /// The text value: the given one, else the command's default ("" when it has none).
-    std::string text(std::string_view name) const;
+    std::string text(OptionName name) const;
     /// Every value given for a list option (none given: empty).
-    std::vector<std::string> list(std::string_view name) const;
+    std::vector<std::string> list(OptionName name) const;
     /// Whether a flag is on.
-    bool flag(std::string_view name) const;
+    bool flag(OptionName name) const;
     /// An integer option's value (given or default), checked against its minimum.
-    long long integer(std::string_view name) const;
+    long long integer(OptionName name) const;
     /// An int-sized integer option's value.
-    int integer_int(std::string_view name) const;
+    int integer_int(OptionName name) const;
     /// A number option's value.
-    double number(std::string_view name) const;
+    double number(OptionName name) const;
     /// A fraction option's value (0.02 or 2%), in [0, 1).
-    double fraction(std::string_view name) const;
+    double fraction(OptionName name) const;
     /// A threshold option's value as written (app/threshold.hpp: a fraction or a ratio).
-    Threshold threshold(std::string_view name) const;
+    Threshold threshold(OptionName name) const;
     /// A threshold option's value as the relative change it means for `direction`.
-    double threshold(std::string_view name, core::Direction direction) const;
+    double threshold(OptionName name, core::Direction direction) const;
     /// A direction option's value (higher or lower; also higher_is_better, lower_is_better).
-    core::Direction direction(std::string_view name) const;
+    core::Direction direction(OptionName name) const;
     /// A duration option's value in seconds; nullopt when it is neither given nor defaulted.
-    std::optional<std::int64_t> seconds(std::string_view name) const;
+    std::optional<std::int64_t> seconds(OptionName name) const;
 
     /// How to name option `name` in a message: "--name" (or the old name it was given as), plus
     /// "(config file F, [command])" when it came from the config file.
-    std::string describe(std::string_view name) const;
+    std::string describe(OptionName name) const;
 
     /// Check every given value against its type, the single-value rule, and that required
     /// options are there; a usage error naming the first problem.
@@ -91,6 +92,7 @@ public:
 
 private:
     const CommandOption& entry(std::string_view name) const;
+    std::string describe_view(std::string_view name) const;
     const std::string* single(std::string_view name) const;
     [[noreturn]] void refuse(std::string_view name, const std::string& value,
                              const std::string& expected) const;

@@ -3,6 +3,8 @@
 #include "core/command_template.hpp"
 #include "core/commit_probe.hpp"
 #include "core/exit_code.hpp"
+#include "core/series.hpp"
+#include "util/enum_names.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -14,7 +16,7 @@ namespace perfsweep::app {
 
 namespace {
 
-bool takes(const OptionValues& v, std::string_view name) {
+bool takes(const OptionValues& v, OptionName name) {
     return find_command_option(v.command(), name) != nullptr;
 }
 
@@ -90,11 +92,13 @@ void check_image_placeholder(const std::string& command, const std::string& flag
 }
 
 // The hourly stage's search: bisect (fewest builds), adaptive or sequential.
-std::string hourly_strategy_of(const OptionValues& v, const std::string& name) {
+core::SweepStrategy hourly_strategy_of(const OptionValues& v, OptionName name) {
     const std::string t = v.text(name);
-    if (t != "bisect" && t != "adaptive" && t != "sequential")
-        throw_usage(v.describe(name) + " '" + t + "': expected bisect, adaptive or sequential");
-    return t;
+    const auto s = util::parse_enum(k_hourly_strategy_names, t);
+    if (!s)
+        throw_usage(v.describe(name) + " '" + t + "': expected " +
+                    util::enum_choices(k_hourly_strategy_names));
+    return *s;
 }
 
 // --repeats and --max-repeats: an explicit cap below the first repeats is refused; without one the
@@ -108,9 +112,8 @@ std::pair<int, int> repeats_of(const OptionValues& v) {
     return {repeats, std::max(max_repeats, repeats)};
 }
 
-double max_time_of(const OptionValues& v) {
-    const auto t = v.seconds("max-time");
-    return t ? static_cast<double>(*t) : 0;
+std::chrono::seconds max_time_of(const OptionValues& v) {
+    return std::chrono::seconds{v.seconds("max-time").value_or(0)};
 }
 
 std::map<std::string, std::string> commit_labels_of(const OptionValues& v,
@@ -163,7 +166,7 @@ std::vector<RepoSpec> repos_of(const OptionValues& v) {
     return out;
 }
 
-std::map<std::string, std::string> commit_list(const OptionValues& v, const char* name) {
+std::map<std::string, std::string> commit_list(const OptionValues& v, OptionName name) {
     std::map<std::string, std::string> out;
     const std::string s = v.text(name);
     if (s.empty())
@@ -177,14 +180,38 @@ std::map<std::string, std::string> commit_list(const OptionValues& v, const char
     return out;
 }
 
-util::UnixSeconds time_of(const OptionValues& v, const char* name) {
+util::Time time_of(const OptionValues& v, OptionName name) {
     const std::string s = v.text(name);
     std::string why;
     const auto t = util::parse_iso8601(s, &why);
     if (!t)
         throw_usage(v.describe(name) + " '" + s + "': " + why +
                     " (expected ISO 8601 UTC such as 2023-08-24T13:00:00Z or with an offset)");
-    return *t;
+    return util::time_at(*t);
+}
+
+// investigate --record: today, a date, or none.
+std::optional<RecordNight> record_night_of(const OptionValues& v) {
+    const std::string t = v.text("record");
+    if (t.empty())
+        return std::nullopt;
+    if (t == "today")
+        return RecordNight{true, {}};
+    const auto d = util::parse_day(t);
+    if (!d)
+        throw_usage(v.describe("record") + " '" + t +
+                    "': expected a calendar date YYYY-MM-DD or today");
+    return RecordNight{false, *d};
+}
+
+// investigate --from/--to: both, two dates, --from not after --to.
+core::DateRange range_of(const OptionValues& v) {
+    const std::string from = v.text("from"), to = v.text("to");
+    const auto f = util::parse_day(from), t = util::parse_day(to);
+    if (!f || !t || *t < *f)
+        throw_usage("--from/--to '" + from + "'/'" + to +
+                    "': expected two dates YYYY-MM-DD, --from not after --to");
+    return {*f, *t};
 }
 
 /// Whether the commands of `rc` run in a container image (docker/podman, pyxis under Slurm).
@@ -205,11 +232,11 @@ split_name_value(const std::string& text, const std::string& flag, const char* e
 
 ports::RunnerConfig resolve_runner(const OptionValues& v) {
     ports::RunnerConfig cfg;
-    auto text = [&](const char* name, std::string& out) {
+    auto text = [&](OptionName name, std::string& out) {
         if (takes(v, name))
             out = v.text(name);
     };
-    auto list = [&](const char* name, std::vector<std::string>& out) {
+    auto list = [&](OptionName name, std::vector<std::string>& out) {
         if (takes(v, name))
             out = v.list(name);
     };
@@ -229,6 +256,15 @@ ports::RunnerConfig resolve_runner(const OptionValues& v) {
     text("metric-regex", cfg.metric_regex);
     text("unit", cfg.unit);
     text("benchmark", cfg.benchmark);
+    if (cfg.benchmark.empty() && !cfg.test_command.empty()) // stable when the arguments change
+        cfg.benchmark = core::default_benchmark_name(cfg.test_command);
+    text("testbed", cfg.testbed);
+    if (takes(v, "metric") && find_command_option(v.command(), "metric")->repeatable)
+        cfg.metrics = v.list("metric");
+    if (cfg.metrics.size() == 1)
+        cfg.metrics.clear();
+    if (!cfg.metrics.empty())
+        cfg.metric = cfg.metrics.front();
     if (takes(v, "direction"))
         cfg.direction = v.direction("direction");
     text("logs", cfg.logs_dir);
@@ -317,11 +353,8 @@ DailyRequest resolve_daily(const OptionValues& v) {
     DailyRequest r;
     auto& cfg = r.runner;
     cfg = resolve_runner(v);
-    if (cfg.benchmark.empty())
-        cfg.benchmark = cfg.test_command;
     auto& o = r.options;
-    o.from = v.text("from");
-    o.to = v.text("to");
+    o.dates = resolve_date_range(v.text("from"), v.text("to"));
     o.benchmark = cfg.benchmark;
     o.sweep.strategy = strategy_of(v);
     std::tie(o.sweep.repeats, o.sweep.max_repeats) = repeats_of(v);
@@ -331,30 +364,13 @@ DailyRequest resolve_daily(const OptionValues& v) {
     o.sweep.direction = cfg.direction;
     if (cfg.exit_code_mode)
         o.sweep.comparison = core::ComparisonKind::pass_fail;
-    o.max_time_s = max_time_of(v);
+    o.max_time = max_time_of(v);
     o.state_dir = v.text("state");
     o.rerun = v.flag("rerun");
     o.commit_labels = commit_labels_of(v, cfg);
-    // Stored in the state directory: a resumed sweep must be the same sweep. The text is the
-    // one earlier versions wrote, so their state directories still resume.
-    o.identity =
-        "from=" + o.from + "\nto=" + o.to + "\nimage=" + cfg.image + "\nruntime=" + cfg.runtime +
-        "\ntest=" + cfg.test_command + "\nbenchmark=" + cfg.benchmark + "\nmetric=" + cfg.metric +
-        "\nstrategy=" + v.text("strategy") + "\nrepeats=" + std::to_string(o.sweep.repeats) +
-        "\nmax_repeats=" + std::to_string(o.sweep.max_repeats) +
-        "\nmin_span=" + std::to_string(o.sweep.min_span) +
-        "\nmin_change=" + std::to_string(o.sweep.min_change) + "\n";
-    if (cfg.exit_code_mode)
-        o.identity += "mode=exit-code\n";
-    const std::string probe = v.text("commits-probe");
-    if (!probe.empty()) {
-        auto pc = cfg;
-        pc.test_command = probe;
-        pc.warmup = 0;
-        pc.logs_dir = cfg.logs_dir + "/probe";
-        pc.env_probe = "none"; // the environment is probed by the benchmark's runner
-        r.commits_probe = pc;
-    }
+    o.identity = journal_identity(o, cfg);
+    if (const std::string probe = v.text("commits-probe"); !probe.empty())
+        r.commits_probe = commits_probe_runner(cfg, probe);
     r.history = v.text("history");
     r.json = v.flag("json");
     return r;
@@ -377,8 +393,7 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
                     " cannot be combined with --from/--to/--good-commits/--bad-commits");
     o.good_commits = commit_list(v, "good-commits");
     o.bad_commits = commit_list(v, "bad-commits");
-    o.step = *v.seconds("step");
-    o.plan = v.flag("plan");
+    o.step = std::chrono::seconds{*v.seconds("step")};
     o.any_parent = v.flag("any-parent");
     o.strategy = hourly_strategy_of(v, "strategy");
     std::tie(o.repeats, o.max_repeats) = repeats_of(v);
@@ -390,8 +405,7 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
     r.jax_toolbox = resolve_jax_toolbox(v, o.state_dir);
     if (r.jax_toolbox && !v.given("runtime")) // the mode rebuilds inside the image
         rc.runtime = "docker";
-    // Stored in the state directory (the text earlier versions wrote).
-    o.settings_key = hourly_settings_key(rc, o.repeats);
+    o.settings_key = journal_identity(o, rc);
     o.exit_code_mode = rc.exit_code_mode;
     o.direction = rc.direction;
     o.outputs_dir = v.text("outputs"); // a directory per tested state; default LOGS/outputs
@@ -402,7 +416,7 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
     const auto salloc = v.list("salloc-arg");
     if (!salloc.empty() && rc.runtime != "slurm")
         throw_usage(v.describe("salloc-arg") + " needs --runtime slurm");
-    if (!o.plan) {
+    if (!v.flag("plan")) {
         if ((!r.jax_toolbox && rc.build_command.empty()) || rc.test_command.empty())
             throw_usage(r.jax_toolbox
                             ? "hourly: --test is required unless --plan is given"
@@ -416,20 +430,47 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
             for (const auto& repo : o.repos)
                 rc.mounts.push_back(repo.path + ":" + repo.path);
         rc.salloc_args = salloc;
-        rc.allocation_time_s = o.max_time > 0 ? o.max_time + 900 : 0;
+        rc.allocation_time_s =
+            o.max_time.count() > 0 ? static_cast<double>(o.max_time.count()) + 900 : 0;
         r.runner = rc;
     }
     r.json = v.flag("json");
     return r;
 }
 
-std::string hourly_settings_key(const ports::RunnerConfig& rc, int repeats) {
-    std::string key = "build=" + rc.build_command + " test=" + rc.test_command +
-                      " runtime=" + rc.runtime + " image=" + rc.image + " metric=" + rc.metric +
-                      " regex=" + rc.metric_regex + " repeats=" + std::to_string(repeats);
-    if (rc.exit_code_mode)
-        key += " mode=exit-code";
-    return key;
+std::string journal_identity(const DailyOptions& daily, const ports::RunnerConfig& rc) {
+    const auto& s = daily.sweep;
+    std::string id = "from=" + util::format_day(daily.dates.from) +
+                     "\nto=" + util::format_day(daily.dates.to) + "\nimage=" + rc.image +
+                     "\nruntime=" + rc.runtime + "\ntest=" + rc.test_command +
+                     "\nbenchmark=" + daily.benchmark + "\nmetric=" + rc.metric +
+                     "\nstrategy=" + std::string(core::to_string(s.strategy)) +
+                     "\nrepeats=" + std::to_string(s.repeats) +
+                     "\nmax_repeats=" + std::to_string(s.max_repeats) +
+                     "\nmin_span=" + std::to_string(s.min_span) +
+                     "\nmin_change=" + std::to_string(s.min_change) + "\n";
+    if (s.comparison == core::ComparisonKind::pass_fail)
+        id += "mode=exit-code\n";
+    return id;
+}
+
+std::string journal_identity(const HourlyOptions& hourly, const ports::RunnerConfig& rc) {
+    std::string id = "build=" + rc.build_command + " test=" + rc.test_command +
+                     " runtime=" + rc.runtime + " image=" + rc.image + " metric=" + rc.metric +
+                     " regex=" + rc.metric_regex + " repeats=" + std::to_string(hourly.repeats);
+    if (hourly.exit_code_mode)
+        id += " mode=exit-code";
+    return id;
+}
+
+ports::RunnerConfig commits_probe_runner(const ports::RunnerConfig& benchmark,
+                                         const std::string& command) {
+    auto pc = benchmark;
+    pc.test_command = command;
+    pc.warmup = 0;
+    pc.logs_dir = benchmark.logs_dir + "/probe";
+    pc.env_probe = "none"; // the environment is probed by the benchmark's runner
+    return pc;
 }
 
 CommentRequest resolve_comment_target(const OptionValues& v, const CommentContext& context,
@@ -472,15 +513,15 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     InvestigateRequest r;
     auto& o = r.options;
     o.history = v.text("history");
-    o.record_date = v.text("record");
-    if (!o.record_date.empty() && o.record_date != "today" && !util::parse_date(o.record_date))
-        throw_usage(v.describe("record") + " '" + o.record_date +
-                    "': expected a calendar date YYYY-MM-DD or today");
-    o.from = v.text("from");
-    o.to = v.text("to");
-    o.narrow = v.text("narrow");
-    if (o.narrow != "latest" && o.narrow != "all")
-        throw_usage(v.describe("narrow") + " '" + o.narrow + "': expected latest or all");
+    o.record = record_night_of(v);
+    if (v.given("from") || v.given("to"))
+        o.range = range_of(v);
+    const std::string narrow = v.text("narrow");
+    const auto n = core::parse_narrow(narrow);
+    if (!n)
+        throw_usage(v.describe("narrow") + " '" + narrow + "': expected " +
+                    util::enum_choices(core::k_narrow_names));
+    o.narrow = *n;
     o.fail_on_regression = v.flag("fail-on-regression");
     o.commits_probe = v.text("commits-probe");
     o.state_dir = v.text("state");
@@ -493,8 +534,6 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     d = resolve_runner(v);
     d.build_command.clear(); // --build rebuilds source states (the hourly runner), not nightlies
     o.threshold = v.threshold("threshold", d.direction); // a ratio needs the direction
-    if (d.benchmark.empty())
-        d.benchmark = d.test_command;
     auto& sweep = o.daily.sweep;
     sweep.strategy = strategy_of(v);
     std::tie(sweep.repeats, sweep.max_repeats) = repeats_of(v);
@@ -505,12 +544,12 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     if (d.exit_code_mode)
         sweep.comparison = core::ComparisonKind::pass_fail;
     o.daily.commit_labels = commit_labels_of(v, d);
-    o.daily.max_time_s = max_time_of(v);
+    o.daily.max_time = max_time_of(v);
 
     // The hourly and commit stages: the daily runner rebuilding the sources.
     auto& hourly = o.hourly_options;
     hourly.repos = repos_of(v);
-    hourly.step = *v.seconds("step");
+    hourly.step = std::chrono::seconds{*v.seconds("step")};
     hourly.strategy = hourly_strategy_of(v, "hourly-strategy");
     const int hourly_repeats = v.integer_int("hourly-repeats");
     hourly.repeats = hourly_repeats > 0 ? hourly_repeats : sweep.repeats;
@@ -520,7 +559,7 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
                     ")");
     hourly.max_repeats = std::max(sweep.max_repeats, hourly.repeats);
     hourly.max_builds = v.integer_int("max-builds");
-    hourly.max_time = o.daily.max_time_s;
+    hourly.max_time = o.daily.max_time;
     hourly.any_parent = v.flag("any-parent");
     hourly.to_commit = v.flag("to-commit");
     hourly.direction = d.direction;

@@ -70,16 +70,28 @@ DailyRequest resolve_daily(const OptionValues& values);
 /// `perfsweep hourly`.
 struct HourlyRequest {
     HourlyOptions options;
-    std::optional<ports::RunnerConfig> runner; ///< none with --plan
+    std::optional<ports::RunnerConfig> runner; ///< none with --plan (app::plan_hourly)
     std::string from_result; ///< read the window from this daily result (the caller reads it)
     bool json = false;
     /// --jax-toolbox and its options; applied with the adapters by prepare_source_runner.
     std::optional<JaxToolboxRequest> jax_toolbox;
 };
 
-/// The text a state directory of `hourly` must match: build and test commands, runtime, image,
+/// The settings line of a daily stage's journal (--state): what its results depend on (dates,
+/// image, runtime, test, benchmark, metric, the sweep's strategy, repeats, span, change, mode). A
+/// resumed stage must match it; the text earlier versions wrote, so their state directories resume.
+/// `daily`, `investigate`'s record and daily steps all use it.
+std::string journal_identity(const DailyOptions& daily, const ports::RunnerConfig& runner);
+
+/// The settings line of an hourly stage's journal: build and test commands, runtime, image,
 /// metric, regex, repeats, exit-code mode (recomputed when the JAX-Toolbox mode writes the build).
-std::string hourly_settings_key(const ports::RunnerConfig& runner, int repeats);
+/// `hourly` and `investigate`'s hourly step use it.
+std::string journal_identity(const HourlyOptions& hourly, const ports::RunnerConfig& runner);
+
+/// The commits probe's runner: the benchmark's `runner` running `command` instead, without warmup
+/// or environment probe (the benchmark's runner probes the environment), logs under LOGS/probe.
+ports::RunnerConfig commits_probe_runner(const ports::RunnerConfig& runner,
+                                         const std::string& command);
 
 /// Resolve `hourly` (options.from/to from --from-result and options.secrets are left to the
 /// caller).

@@ -1,5 +1,6 @@
 #include "app/options_data.hpp"
 
+#include "app/daily.hpp"
 #include "core/import_formats.hpp"
 #include "util/error.hpp"
 
@@ -35,7 +36,9 @@ RecordCommand resolve_record(const OptionValues& v) {
     auto& r = c.request;
     r.history = v.text("history");
     r.base.benchmark = v.text("benchmark");
-    r.base.metric = v.text("metric");
+    r.metrics = v.list("metric");
+    r.base.metric = r.metrics.empty() ? v.text("metric") : r.metrics.front();
+    r.testbed = v.text("testbed");
     r.base.unit = v.text("unit");
     r.base.direction = v.direction("direction");
     r.values = v.list("value");
@@ -72,6 +75,7 @@ ImportCommand resolve_import(const OptionValues& v) {
     r.defaults.benchmark = v.text("benchmark");
     r.defaults.metric = v.text("metric");
     r.defaults.unit = v.text("unit");
+    r.testbed = v.text("testbed");
     if (v.given("direction")) // else the tool or the unit decides, per record
         r.defaults.direction = v.direction("direction");
     c.json = v.flag("json");
@@ -86,6 +90,7 @@ DetectCommand resolve_detect(const OptionValues& v) {
     r.format = format_of(v);
     r.benchmark = v.text("benchmark");
     r.metric = v.text("metric");
+    r.testbed = v.text("testbed");
     r.unit = v.text("unit");
     if (v.given("direction"))
         r.direction = v.direction("direction");
@@ -117,8 +122,7 @@ PlanCommand resolve_plan(const OptionValues& v) {
     daily_stage_only(v);
     PlanCommand c;
     auto& o = c.options;
-    o.from = v.text("from");
-    o.to = v.text("to");
+    o.dates = resolve_date_range(v.text("from"), v.text("to"));
     o.image = v.text("image");
     o.benchmark = v.text("benchmark");
     o.exclude_measured = v.flag("exclude-measured");
@@ -150,6 +154,50 @@ MergeCommand resolve_merge(const OptionValues& v) {
         throw_usage(v.describe("threshold") + " '" + v.text("threshold") +
                     "': merge takes the relative change (e.g. 0.05 or 5%), not a ratio");
     o.sweep.min_change = t.value;
+    c.json = v.flag("json");
+    return c;
+}
+
+CompareCommand resolve_compare(const OptionValues& v, const CommentContext& context) {
+    CompareCommand c;
+    auto& r = c.request;
+    r.head = resolve_runner(v);
+    r.base_history = v.text("base-history");
+    const bool base_run = v.given("base-workdir") || v.given("base-test");
+    if (base_run && !r.base_history.empty())
+        throw_usage("compare: give the base as a checkout (--base-workdir / --base-test) or as "
+                    "--base-history, not both");
+    if (base_run) {
+        auto base = r.head;
+        if (v.given("base-workdir"))
+            base.workdir = v.text("base-workdir");
+        if (v.given("base-test"))
+            base.test_command = v.text("base-test");
+        if (base.workdir == r.head.workdir && base.test_command == r.head.test_command)
+            throw_usage(v.describe("base-workdir") +
+                        ": the base would run the head's command in the head's directory; give "
+                        "a checkout of the base (e.g. git worktree add ../base BASE_SHA)");
+        base.benchmark = r.head.benchmark; // the same series on both sides
+        base.logs_dir = r.head.logs_dir + "/base";
+        r.head.logs_dir += "/head";
+        r.base = base;
+    }
+    auto& o = r.options;
+    o.threshold = v.threshold("threshold", r.head.direction);
+    o.alpha = v.number("alpha");
+    if (!(o.alpha > 0 && o.alpha < 0.5))
+        throw_usage(v.describe("alpha") + " '" + v.text("alpha") +
+                    "': expected an error rate above 0 and below 0.5, e.g. 0.01");
+    o.min_pairs = v.integer_int("min-pairs");
+    o.max_pairs = v.integer_int("max-pairs");
+    if (o.max_pairs < o.min_pairs)
+        throw_usage(v.describe("max-pairs") + " " + std::to_string(o.max_pairs) +
+                    ": expected at least --min-pairs (" + std::to_string(o.min_pairs) + ")");
+    o.direction = r.head.direction;
+    c.report_only = v.flag("report-only");
+    c.token_env = v.text("token-env");
+    if (v.flag("comment"))
+        c.comment = resolve_comment_target(v, context);
     c.json = v.flag("json");
     return c;
 }

@@ -4,6 +4,7 @@
 // its own options next to it (app/demo/demo.hpp).
 
 #include "app/comment.hpp"
+#include "app/compare.hpp"
 #include "app/detect.hpp"
 #include "app/fanout.hpp"
 #include "app/import.hpp"
@@ -13,6 +14,7 @@
 #include "app/record.hpp"
 #include "app/report.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,17 @@ struct MergeCommand {
 };
 /// Resolve `merge`.
 MergeCommand resolve_merge(const OptionValues& values);
+
+/// `perfsweep compare`.
+struct CompareCommand {
+    CompareRequest request;
+    bool report_only = false;
+    std::optional<CommentRequest> comment; ///< --comment: where (the body is the report)
+    std::string token_env;
+    bool json = false;
+};
+/// Resolve `compare` (the base's runner is the head's with --base-workdir / --base-test).
+CompareCommand resolve_compare(const OptionValues& values, const CommentContext& context);
 
 /// `perfsweep issue-request`.
 struct IssueRequestCommand {

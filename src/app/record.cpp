@@ -2,6 +2,7 @@
 
 #include "core/import_formats.hpp"
 #include "core/metric_extract.hpp"
+#include "core/metric_set.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -24,7 +25,54 @@ std::map<std::string, std::string> parse_key_values(const std::vector<std::strin
     return out;
 }
 
-core::Measurement run_record(const RecordRequest& request, ports::Adapters& adapters) {
+namespace {
+
+// One measurement per metric found in the benchmark output.
+std::vector<core::Measurement> from_output(const RecordRequest& request, ports::Adapters& adapters,
+                                           const core::Measurement& m) {
+    std::vector<std::string> metrics = request.metrics;
+    if (metrics.empty())
+        metrics = {m.metric};
+    const bool by_name = core::has_name_group(request.metric_regex);
+    // Checks the combination (and the regex) before the file is read.
+    core::MetricSetStream check(metrics, request.metric_regex);
+    const std::string output = adapters.files.read_text(request.output_file);
+    const std::string where =
+        request.output_file == "-" ? std::string("stdin") : request.output_file;
+    std::vector<core::Measurement> out;
+    for (auto& [metric, ex] : core::extract_metric_set(output, metrics, request.metric_regex)) {
+        core::Measurement one = m;
+        one.metric = by_name && metric.empty() ? m.metric : metric;
+        if (metrics.size() > 1 || by_name) // one unit would not fit them all unless given
+            one.unit = request.base.unit.empty() ? one.metric : request.base.unit;
+        if (ex.values.empty()) {
+            one.status = core::Status::failed;
+            one.reason = where + ": " + ex.reason;
+        } else if (request.match == MatchPolicy::first) {
+            one.values = {ex.values.front()};
+        } else if (request.match == MatchPolicy::last) {
+            one.values = {ex.values.back()};
+        } else {
+            one.values = ex.values;
+        }
+        if (one.log.empty() && request.output_file != "-")
+            one.log = request.output_file;
+        out.push_back(std::move(one));
+    }
+    return out;
+}
+
+std::vector<core::Measurement> append_records(const RecordRequest& request,
+                                              ports::Adapters& adapters,
+                                              std::vector<core::Measurement> ms) {
+    auto store = adapters.histories.open(request.history);
+    store->append(ms);
+    return ms;
+}
+
+} // namespace
+
+std::vector<core::Measurement> run_record(const RecordRequest& request, ports::Adapters& adapters) {
     if (request.history.empty())
         throw_usage("record: --history is required (the JSON Lines file to append to)");
     core::Measurement m = request.base;
@@ -42,6 +90,13 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
                         "; expected UTF-8 text");
     m.commits = parse_key_values(request.commits, "--commit");
     m.runner = parse_key_values(request.runner, "--runner");
+    if (!request.testbed.empty()) {
+        if (auto it = m.runner.find("testbed");
+            it != m.runner.end() && it->second != request.testbed)
+            throw_usage("--testbed '" + request.testbed + "' and --runner testbed=" + it->second +
+                        " differ; give one");
+        m.runner["testbed"] = request.testbed;
+    }
     const double now = adapters.clock.now();
     m.timestamp = util::format_iso8601(static_cast<util::UnixSeconds>(std::floor(now)));
     if (m.label.empty())
@@ -76,31 +131,17 @@ core::Measurement run_record(const RecordRequest& request, ports::Adapters& adap
             m.values.push_back(*v);
         }
     } else if (have_output) {
-        const std::string regex = request.metric_regex.empty()
-                                      ? core::default_metric_regex(m.metric)
-                                      : request.metric_regex;
-        const std::string output = adapters.files.read_text(request.output_file);
-        core::Extraction ex = core::extract_metric(output, regex);
-        if (ex.values.empty()) {
-            m.status = core::Status::failed;
-            m.reason = (request.output_file == "-" ? std::string("stdin") : request.output_file) +
-                       ": " + ex.reason;
-        } else if (request.match == MatchPolicy::first) {
-            m.values = {ex.values.front()};
-        } else if (request.match == MatchPolicy::last) {
-            m.values = {ex.values.back()};
-        } else {
-            m.values = ex.values;
-        }
-        if (m.log.empty() && request.output_file != "-")
-            m.log = request.output_file;
+        return append_records(request, adapters, from_output(request, adapters, m));
     } else {
         throw_usage("record: give the value(s) with --value, or the benchmark output with "
                     "--benchmark-output FILE (- for stdin)");
     }
-    auto store = adapters.histories.open(request.history);
-    store->append({m});
-    return m;
+    if (request.metrics.size() > 1 || core::has_name_group(request.metric_regex))
+        throw_usage("record: several metrics (--metric given " +
+                    std::to_string(request.metrics.size()) +
+                    " times, or a (?<name>...) group) are read from --benchmark-output; --value "
+                    "gives one metric's values");
+    return append_records(request, adapters, {m});
 }
 
 } // namespace perfsweep::app

@@ -16,7 +16,11 @@ enum class MatchPolicy { all, first, last };
 /// What `perfsweep record` needs. Text fields come straight from the command line.
 struct RecordRequest {
     std::string history;
-    core::Measurement base;          ///< provenance: benchmark, metric, unit, direction, label, ...
+    core::Measurement base; ///< provenance: benchmark, metric, unit, direction, label, ...
+    /// Every --metric (base.metric is the first); several: one measurement each, read from the
+    /// output with its default regex (or a --metric-regex with a (?<name>...) group)
+    std::vector<std::string> metrics;
+    std::string testbed;             ///< --testbed, stored as runner["testbed"]
     std::vector<std::string> values; ///< --value texts (validated here)
     std::string output_file;         ///< --benchmark-output (or "-" for stdin)
     std::string metric_regex;        ///< empty: core::default_metric_regex(metric)
@@ -26,10 +30,11 @@ struct RecordRequest {
     std::vector<std::string> runner;   ///< KEY=VAL texts
 };
 
-/// Validate `request` completely, build the measurement (timestamp from the clock; label defaults
-/// to today's UTC date) and append it. Bad input throws perfsweep::Error (usage) naming the flag,
-/// before anything is written. An output without the metric is recorded as a failed measurement.
-core::Measurement run_record(const RecordRequest& request, ports::Adapters& adapters);
+/// Validate `request` completely, build the measurements (one per metric; timestamp from the
+/// clock; label defaults to today's UTC date) and append them in one atomic append. Bad input
+/// throws perfsweep::Error (usage) naming the flag, before anything is written. An output without
+/// a metric is recorded as a failed measurement of it (the caller exits non-zero for it).
+std::vector<core::Measurement> run_record(const RecordRequest& request, ports::Adapters& adapters);
 
 /// Parse "KEY=VALUE" items of `flag` into a map; throws a usage error naming the flag and item.
 std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& items,

@@ -6,11 +6,10 @@
 
 namespace perfsweep::app {
 
-std::string make_report(const ReportRequest& req, ports::Adapters& a) {
+std::string make_report(const ReportRequest& req, const core::ResultDocument& doc,
+                        ports::Files& files) {
     if (req.format != "markdown" && req.format != "json")
         throw_usage("--format '" + req.format + "': expected markdown or json");
-    const std::string text = a.files.read_text(req.input);
-    const core::ResultDocument doc = a.results.read(text, req.input);
     std::string out;
     if (req.format == "json") {
         out = report::render_json(doc);
@@ -20,12 +19,11 @@ std::string make_report(const ReportRequest& req, ports::Adapters& a) {
         out = report::render_markdown(doc, opt);
     }
     if (!req.output.empty())
-        a.files.write_atomic(req.output, out);
+        files.write_atomic(req.output, out);
     return out;
 }
 
-core::DailyWindow read_daily_window(const std::string& path, ports::Adapters& a) {
-    const auto doc = a.results.read(a.files.read_text(path), path);
+core::DailyWindow daily_window_of(const core::ResultDocument& doc, const std::string& path) {
     if (const auto* d = std::get_if<core::DailyResult>(&doc))
         return core::regression_window(*d, path);
     if (const auto* inv = std::get_if<core::Investigation>(&doc); inv && !inv->daily.empty()) {

@@ -1,9 +1,11 @@
 #pragma once
-// Use cases over result documents read from files: render one as a markdown or JSON report, and
-// take the good→bad window of a daily result for the hourly stage.
+// Use cases over result documents (read from files by the CLI, adapters/json/result_json): render
+// one as a markdown or JSON report, and take the good→bad window of a daily result for the hourly
+// stage.
 
 #include "core/daily_result.hpp"
-#include "ports/adapters.hpp"
+#include "core/report_model.hpp"
+#include "ports/files.hpp"
 
 #include <string>
 
@@ -17,12 +19,14 @@ struct ReportRequest {
     std::string output;              ///< file to write; empty = return only
 };
 
-/// Read, render and (if `req.output` is set) write the report; returns the rendered text.
-std::string make_report(const ReportRequest& req, ports::Adapters& a);
+/// Render `doc` (read from req.input) and, if `req.output` is set, write the report; returns the
+/// rendered text.
+std::string make_report(const ReportRequest& req, const core::ResultDocument& doc,
+                        ports::Files& files);
 
-/// The good→bad window (core::regression_window) of the daily result in file `path`: a `daily
-/// --json` document, or an investigation's first narrowed regression (else its first daily
-/// result). Throws a usage error naming `path` for any other document.
-core::DailyWindow read_daily_window(const std::string& path, ports::Adapters& a);
+/// The good→bad window (core::regression_window) of `doc`, read from `path`: a `daily --json`
+/// document, or an investigation's first narrowed regression (else its first daily result).
+/// Throws a usage error naming `path` for any other document.
+core::DailyWindow daily_window_of(const core::ResultDocument& doc, const std::string& path);
 
 } // namespace perfsweep::app

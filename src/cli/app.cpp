@@ -23,6 +23,7 @@ constexpr std::pair<std::string_view, Handler> k_handlers[] = {
     {"record", run_record},
     {"import", run_import},
     {"detect", run_detect},
+    {"compare", run_compare},
     {"run", run_run},
     {"daily", run_daily},
     {"hourly", run_hourly},
@@ -119,6 +120,11 @@ int run(int argc, char** argv, ports::Adapters& adapters) {
         handler_of(name)(values, ctx);
     } catch (const Error& e) {
         print_error("error", e.what());
+        try { // in GitHub Actions, a red annotation naming the input (escaped as command data)
+            if (adapters.actions.in_actions())
+                adapters.actions.annotate("error", "perfsweep", e.what());
+        } catch (const std::exception&) {
+        }
         return code(e.kind() == ErrorKind::usage ? exit_usage : exit_infra);
     } catch (const std::exception& e) {
         print_error("internal error", e.what());

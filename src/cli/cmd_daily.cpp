@@ -38,11 +38,7 @@ void run_daily(const app::OptionValues& values, Context& ctx) {
     std::unique_ptr<ports::BuildingRunner> probe;
     if (req.commits_probe)
         probe = a.runners.make(*req.commits_probe);
-    app::Instruments with;
-    with.runner = runner.get();
-    with.probe = probe.get();
-    with.history = history.get();
-    auto r = app::run_daily(o, a, with);
+    auto r = app::run_daily(o, a, {*runner, probe.get(), history.get()});
     r.image = cfg.image;
     if (r.metric.empty()) {
         r.metric = cfg.metric;

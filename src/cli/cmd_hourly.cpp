@@ -1,5 +1,6 @@
 // `perfsweep hourly`: narrow a good→bad window over JAX/XLA (any repos) to an hour, then a commit.
 
+#include "adapters/json/result_json.hpp"
 #include "app/hourly.hpp"
 #include "app/jax_toolbox.hpp"
 #include "app/options.hpp"
@@ -28,6 +29,14 @@ util::UnixSeconds parse_time(const std::string& s, const std::string& flag) {
     return *t;
 }
 
+void print_hourly(const app::HourlyRequest& req, const core::HourlyResult& result, Context& ctx) {
+    if (req.json)
+        write_json(report::render_json(result));
+    else
+        write_inert(report::render_hourly_text(result));
+    ctx.exit_code = core::hourly_exit_code(result);
+}
+
 } // namespace
 
 void run_hourly(const app::OptionValues& values, Context& ctx) {
@@ -36,7 +45,9 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
     auto& o = req.options;
     a.secrets.protect_env(o.token_env); // the builds and benchmarks must not inherit the token
     if (!req.from_result.empty()) {
-        const auto w = app::read_daily_window(req.from_result, a);
+        const auto& path = req.from_result;
+        const auto w = app::daily_window_of(
+            adapters::read_result_document(a.files.read_text(path), path), path);
         // The window runs from the newest recorded commit time of the last good build to that of
         // the first bad build.
         auto newest = [&](const std::map<std::string, std::string>& times, const char* key) {
@@ -48,29 +59,22 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
             }
             return *best;
         };
-        o.from = newest(w.good_times, "last_before_commit_times");
-        o.to = newest(w.bad_times, "first_after_commit_times");
+        o.from = util::time_at(newest(w.good_times, "last_before_commit_times"));
+        o.to = util::time_at(newest(w.bad_times, "first_after_commit_times"));
     }
     o.secrets = a.secrets.values();
-    app::Instruments with;
-    std::unique_ptr<ports::BuildingRunner> runner;
-    if (req.runner) {
-        auto& rc = *req.runner;
-        const auto mode = app::prepare_source_runner(rc, o, req.jax_toolbox, a.repos, a.files);
-        if (req.jax_toolbox) // the mode wrote the build command
-            o.settings_key = app::hourly_settings_key(rc, o.repeats);
-        if (!mode.empty())
-            a.progress.line(mode);
-        runner = a.runners.make(rc);
-        with.builder = runner.get();
-        with.runner = runner.get();
+    if (!req.runner) {
+        print_hourly(req, app::plan_hourly(o, a), ctx);
+        return;
     }
-    const auto result = app::run_hourly(o, a, with);
-    if (req.json)
-        write_json(report::render_json(result));
-    else
-        write_inert(report::render_hourly_text(result));
-    ctx.exit_code = core::hourly_exit_code(result);
+    auto& rc = *req.runner;
+    const auto mode = app::prepare_source_runner(rc, o, req.jax_toolbox, a.repos, a.files);
+    if (req.jax_toolbox) // the mode wrote the build command
+        o.settings_key = app::journal_identity(o, rc);
+    if (!mode.empty())
+        a.progress.line(mode);
+    auto runner = a.runners.make(rc);
+    print_hourly(req, app::run_hourly(o, a, {*runner, *runner}), ctx);
 }
 
 } // namespace perfsweep::cli

@@ -1,3 +1,4 @@
+#include "adapters/json/record_format.hpp"
 #include "app/options_data.hpp"
 #include "cli/context.hpp"
 #include "cli/output.hpp"
@@ -28,7 +29,8 @@ std::string json_string(const std::string& s) {
 } // namespace
 
 void run_import(const app::OptionValues& values, Context& ctx) {
-    const auto c = app::resolve_import(values);
+    auto c = app::resolve_import(values);
+    c.request.read_json = adapters::read_json_import;
     const auto r = app::run_import(c.request, ctx.adapters);
     if (c.json)
         write_json("{\"imported\":" + std::to_string(r.appended) +

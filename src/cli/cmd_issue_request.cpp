@@ -1,3 +1,4 @@
+#include "adapters/json/issue_event_json.hpp"
 #include "app/options_data.hpp"
 #include "cli/context.hpp"
 #include "util/error.hpp"
@@ -12,9 +13,9 @@ void run_issue_request(const app::OptionValues& values, Context& ctx) {
     const std::string path = c.event.empty() ? env_text("GITHUB_EVENT_PATH") : c.event;
     if (path.empty())
         throw_usage("issue-request: no --event FILE and GITHUB_EVENT_PATH is not set");
-    const auto ev =
-        a.issue_events.read(c.event_name.empty() ? env_text("GITHUB_EVENT_NAME") : c.event_name,
-                            a.files.read_text(path), path);
+    const auto ev = adapters::issue_event_from_json(
+        c.event_name.empty() ? env_text("GITHUB_EVENT_NAME") : c.event_name,
+        a.files.read_text(path), path);
     auto& opt = c.options;
     if (opt.repo.empty())
         opt.repo = !env_text("GITHUB_REPOSITORY").empty() ? env_text("GITHUB_REPOSITORY") : ev.repo;

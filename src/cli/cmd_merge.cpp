@@ -1,3 +1,4 @@
+#include "adapters/json/record_format.hpp"
 #include "app/options_data.hpp"
 #include "cli/context.hpp"
 #include "cli/history_option.hpp"
@@ -18,10 +19,10 @@ void run_merge(const app::OptionValues& values, Context& ctx) {
     std::vector<app::MergeInput> inputs;
     for (const auto& p : c.paths)
         for (const auto& file : a.files.result_files(p))
-            inputs.push_back({file, a.files.read_text(file)});
+            inputs.push_back({file, adapters::read_records(a.files.read_text(file), file)});
 
     auto history = open_history_option(a, c.history);
-    const auto r = app::merge_points(inputs, c.options, a.records, history.get());
+    const auto r = app::merge_points(inputs, c.options, history.get());
 
     for (const auto& w : r.daily.warnings)
         a.progress.line("warning: " + w);

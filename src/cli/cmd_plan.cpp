@@ -3,6 +3,7 @@
 #include "cli/history_option.hpp"
 #include "cli/output.hpp"
 #include "util/error.hpp"
+#include "util/time.hpp"
 
 #include <cstdio>
 
@@ -16,8 +17,9 @@ void run_plan(const app::OptionValues& values, Context& ctx) {
     for (const auto& note : plan.notes)
         a.progress.line(note);
     a.progress.line("plan: " + std::to_string(plan.entries.size()) + " matrix entries for " +
-                    std::to_string(plan.candidates) + " dates " + c.options.from + " .. " +
-                    c.options.to);
+                    std::to_string(plan.candidates) + " dates " +
+                    util::format_day(c.options.dates.from) + " .. " +
+                    util::format_day(c.options.dates.to));
     write_json(app::matrix_json(plan.entries) + "\n");
     std::fflush(stdout);
     ctx.exit_code = exit_ok;

@@ -7,6 +7,7 @@
 #include "cli/history_option.hpp"
 #include "core/exit_code.hpp"
 #include "core/probe_decision.hpp"
+#include "core/series.hpp"
 #include "core/stats.hpp"
 #include "util/error.hpp"
 
@@ -27,13 +28,19 @@ double good_level(const app::ProbeRequest& f, Context& ctx) {
     const auto& cfg = f.runner;
     auto store = open_history_option(ctx.adapters, f.history); // not empty here
     const auto load = store->load();
-    const std::string bench = cfg.benchmark.empty() ? cfg.test_command : cfg.benchmark;
+    const std::string bench =
+        cfg.benchmark.empty() ? core::default_benchmark_name(cfg.test_command) : cfg.benchmark;
+    // The series' points (core/series: older names of it included).
+    std::vector<core::Measurement> records;
+    for (auto& s : core::group_series(load.records))
+        if (s.key.benchmark == bench && s.key.metric == cfg.metric &&
+            (cfg.testbed.empty() || s.key.testbed == cfg.testbed))
+            records.insert(records.end(), s.points.begin(), s.points.end());
     // With --good-label: every ok value recorded under that label (e.g. the last good nightly
     // investigate named), pooled; without: the latest ok record.
     std::vector<double> pooled;
-    for (auto it = load.records.rbegin(); it != load.records.rend(); ++it)
-        if (it->status == core::Status::ok && !it->values.empty() && it->exit_codes.empty() &&
-            it->benchmark == bench && it->metric == cfg.metric) {
+    for (auto it = records.rbegin(); it != records.rend(); ++it)
+        if (it->status == core::Status::ok && !it->values.empty() && it->exit_codes.empty()) {
             if (f.good_label.empty())
                 return core::median(it->values);
             if (it->label == f.good_label)

@@ -24,6 +24,8 @@ void run_record(const app::OptionValues& values, Context& ctx);
 void run_import(const app::OptionValues& values, Context& ctx);
 /// `perfsweep detect`.
 void run_detect(const app::OptionValues& values, Context& ctx);
+/// `perfsweep compare` (the pull-request verdict).
+void run_compare(const app::OptionValues& values, Context& ctx);
 /// `perfsweep run` (measure one point).
 void run_run(const app::OptionValues& values, Context& ctx);
 /// `perfsweep daily`.

@@ -1,12 +1,20 @@
 #include "cli/parse.hpp"
 
 #include "util/error.hpp"
+#include "util/json_writer.hpp"
 
 #include <CLI/CLI.hpp>
+#if PERFSWEEP_HAVE_TOMLPP
+#include <toml++/toml.h>
+#endif
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 
 namespace perfsweep::cli {
@@ -31,44 +39,129 @@ std::vector<std::string> visible_commands() {
     throw_usage(msg + " (see 'perfsweep help')");
 }
 
-// The config file's items; every section must be a command and every key one of its names.
+#if PERFSWEEP_HAVE_TOMLPP
+// A config file's place, for messages: "FILE:LINE".
+std::string place(const std::string& path, const toml::node& node) {
+    const auto line = node.source().begin.line;
+    return path + (line > 0 ? ":" + std::to_string(line) : std::string());
+}
+
+// One TOML value as option text, exactly as written: strings as they are (any of TOML's four
+// forms), numbers in their shortest exact form, booleans as true/false, dates and times in their
+// RFC 3339 form. Anything else (a table, an array of arrays) cannot be an option value.
+std::optional<std::string> scalar_text(const toml::node& node) {
+    if (const auto* v = node.as_string())
+        return v->get();
+    if (const auto* v = node.as_integer())
+        return std::to_string(v->get());
+    if (const auto* v = node.as_floating_point()) {
+        if (!std::isfinite(v->get()))
+            return std::nullopt;
+        return util::json_number(v->get());
+    }
+    if (const auto* v = node.as_boolean())
+        return v->get() ? "true" : "false";
+    std::ostringstream out;
+    if (const auto* d = node.as_date())
+        out << d->get();
+    else if (const auto* t = node.as_time())
+        out << t->get();
+    else if (const auto* dt = node.as_date_time())
+        out << dt->get();
+    else
+        return std::nullopt;
+    return out.str();
+}
+
+std::vector<std::string> option_values(const std::string& path, const std::string& section,
+                                       const std::string& key, const toml::node& node) {
+    const std::string where = place(path, node) + ": [" + section + "] " + key;
+    std::vector<std::string> out;
+    if (const auto* array = node.as_array()) {
+        for (const auto& item : *array) {
+            const auto text = scalar_text(item);
+            if (!text)
+                throw_usage("config file " + where +
+                            ": an array item is not a string, number, boolean or date; expected "
+                            "e.g. " +
+                            key + " = [\"a\", \"b\"]");
+            out.push_back(*text);
+        }
+        if (out.empty())
+            throw_usage("config file " + where + ": an empty array gives no value");
+        return out;
+    }
+    const auto text = scalar_text(node);
+    if (!text)
+        throw_usage("config file " + where +
+                    (node.is_table()
+                         ? ": a table cannot be an option value; expected one [command] "
+                           "level, e.g. [investigate]"
+                         : ": expected a string, number, boolean, date or an array of "
+                           "them"));
+    return {*text};
+}
+
+// The config file's items (toml++, the whole TOML 1.0 language); every section must be a command
+// and every key one of its names, and every value maps to option text exactly or is refused
+// naming the file, line and key.
 std::vector<app::RawOption> read_config(const std::string& path, const app::CommandSpec& command) {
-    std::vector<CLI::ConfigItem> items;
+    toml::table root;
+    {
+        std::ifstream probe(path, std::ios::binary);
+        if (!probe)
+            throw_usage("--config " + path + ": cannot read the file");
+    }
     try {
-        items = CLI::ConfigTOML().from_file(path);
-    } catch (const CLI::FileError&) {
-        throw_usage("--config " + path + ": cannot read the file");
-    } catch (const CLI::Error& e) {
-        throw_usage("--config " + path + ": " + e.what());
+        root = toml::parse_file(path);
+    } catch (const toml::parse_error& e) {
+        const auto& b = e.source().begin;
+        throw_usage("config file " + path + ":" + std::to_string(b.line) + ":" +
+                    std::to_string(b.column) + ": " + std::string(e.description()) +
+                    " (TOML: strings are quoted, e.g. metric = \"MLUPS\")");
     }
     std::vector<app::RawOption> out;
-    for (const auto& item : items) {
-        if (item.name == "++" || item.name == "--") // section markers
-            continue;
-        if (item.parents.empty())
-            throw_usage("config file " + path + ": key '" + item.name +
+    for (const auto& [section_key, section_node] : root) {
+        const std::string section(section_key.str());
+        const auto* table = section_node.as_table();
+        if (!table)
+            throw_usage("config file " + place(path, section_node) + ": key '" + section +
                         "' is outside a [command] section (e.g. [investigate])");
-        if (item.parents.size() > 1)
-            throw_usage("config file " + path + ": [" + item.fullname() +
-                        "]: expected one [command] level, e.g. [investigate]");
-        const std::string& section = item.parents.front();
         const auto* spec = app::find_command_spec(section);
         if (!spec || spec->hidden) {
             const auto s = app::closest_name(section, visible_commands());
-            throw_usage("config file " + path + ": unknown section [" + section + "]" +
+            throw_usage("config file " + place(path, section_node) + ": unknown section [" +
+                        section + "]" +
                         (s ? "; did you mean [" + *s + "]?" : "; sections are command names"));
         }
         const auto names = app::accepted_names(*spec);
-        if (std::find(names.begin(), names.end(), item.name) == names.end()) {
-            const auto s = app::closest_name(item.name, names);
-            throw_usage("config file " + path + ": [" + section + "] has no key '" + item.name +
-                        "'" + (s ? "; did you mean '" + *s + "'?" : ""));
+        for (const auto& [key_key, node] : *table) {
+            const std::string key(key_key.str());
+            if (node.is_table())
+                throw_usage("config file " + place(path, node) + ": [" + section + "." + key +
+                            "]: expected one [command] level, e.g. [investigate]");
+            if (std::find(names.begin(), names.end(), key) == names.end()) {
+                const auto s = app::closest_name(key, names);
+                throw_usage("config file " + place(path, node) + ": [" + section +
+                            "] has no key '" + key + "'" +
+                            (s ? "; did you mean '" + *s + "'?" : ""));
+            }
+            auto values = option_values(path, section, key, node);
+            if (spec == &command)
+                out.push_back({key, std::move(values), app::ValueSource::config_file});
         }
-        if (spec == &command)
-            out.push_back({item.name, item.inputs, app::ValueSource::config_file});
     }
     return out;
 }
+
+#else
+std::vector<app::RawOption> read_config(const std::string& path, const app::CommandSpec&) {
+    throw_usage("--config " + path +
+                ": this perfsweep was built without a TOML reader (toml++, package "
+                "libtomlplusplus-dev, was not found at build time); install it and rebuild, or "
+                "use the release binary, or give the options on the command line");
+}
+#endif
 
 // CLI11 for one command, registered from the table: it tokenizes; perfsweep checks the values.
 struct Registered {

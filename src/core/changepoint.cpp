@@ -225,6 +225,52 @@ std::vector<std::size_t> fit_steps(const std::vector<double>& y, double sigma, d
                               min_length);
 }
 
+namespace {
+
+// The candidate starts of the last segment of fit_steps_weighted, structure of arrays for a tight
+// inner loop: a pruned candidate has an infinite F and is compacted away now and then.
+struct Candidates {
+    std::vector<std::size_t> start, prune;
+    std::vector<double> w, f, s1, s2, cost, lo, hi;
+
+    void push(std::size_t s, std::size_t pruned_at, double cw, double fs, double a, double b) {
+        const double inf = std::numeric_limits<double>::infinity();
+        start.push_back(s);
+        prune.push_back(pruned_at);
+        w.push_back(cw);
+        f.push_back(fs);
+        s1.push_back(a);
+        s2.push_back(b);
+        cost.push_back(-inf);
+        lo.push_back(-inf);
+        hi.push_back(inf);
+    }
+    // Drop the pruned candidates, keeping the arrays aligned.
+    void compact() {
+        std::size_t k = 0;
+        for (std::size_t r = 0; r < start.size(); ++r) {
+            if (f[r] == std::numeric_limits<double>::infinity())
+                continue;
+            start[k] = start[r];
+            prune[k] = prune[r];
+            w[k] = w[r];
+            f[k] = f[r];
+            s1[k] = s1[r];
+            s2[k] = s2[r];
+            cost[k] = cost[r];
+            lo[k] = lo[r];
+            hi[k] = hi[r];
+            ++k;
+        }
+        for (auto* v : {&w, &f, &s1, &s2, &cost, &lo, &hi})
+            v->resize(k);
+        start.resize(k);
+        prune.resize(k);
+    }
+};
+
+} // namespace
+
 std::vector<std::size_t> fit_steps_weighted(const std::vector<double>& y,
                                             const std::vector<double>& w, double penalty,
                                             std::size_t min_length) {
@@ -264,43 +310,17 @@ std::vector<std::size_t> fit_steps_weighted(const std::vector<double>& y,
     // once it is empty the candidate can never win again, for every end at which a segment may
     // start at t (t + min_length on). (PELT is the special case of testing only whether the
     // interval exists.) On stationary data this keeps few candidates alive.
-    std::vector<std::size_t> c_start{0}, c_prune{never};
-    std::vector<double> c_w{0}, c_f{f[0]}, c_s1{0}, c_s2{0}, c_cost{-inf}, c_lo{-inf}, c_hi{inf};
+    Candidates cand;
+    cand.push(0, never, 0, f[0], 0, 0);
     double f_prev = inf; // f[t-1], for the deferred pruning test
     for (std::size_t t = min_length; t <= n; ++t) {
         if (t >= 2 * min_length && std::isfinite(f[t - min_length])) {
             const std::size_t s = t - min_length;
-            c_start.push_back(s);
-            c_prune.push_back(never);
-            c_w.push_back(cw[s]);
-            c_f.push_back(f[s]);
-            c_s1.push_back(s1[s]);
-            c_s2.push_back(s2[s]);
-            c_cost.push_back(-inf); // no cost at t-1 yet: nothing to prune on
-            c_lo.push_back(-inf);
-            c_hi.push_back(inf);
+            cand.push(s, never, cw[s], f[s], s1[s], s2[s]); // no cost at t-1 yet: nothing to prune
         }
-        if ((t & 15) == 0) { // compact pruned candidates, keeping the arrays aligned
-            std::size_t k = 0;
-            for (std::size_t r = 0; r < c_start.size(); ++r) {
-                if (c_f[r] == inf)
-                    continue;
-                c_start[k] = c_start[r];
-                c_prune[k] = c_prune[r];
-                c_w[k] = c_w[r];
-                c_f[k] = c_f[r];
-                c_s1[k] = c_s1[r];
-                c_s2[k] = c_s2[r];
-                c_cost[k] = c_cost[r];
-                c_lo[k] = c_lo[r];
-                c_hi[k] = c_hi[r];
-                ++k;
-            }
-            for (auto* v : {&c_w, &c_f, &c_s1, &c_s2, &c_cost, &c_lo, &c_hi})
-                v->resize(k);
-            c_start.resize(k);
-            c_prune.resize(k);
-        }
+        if ((t & 15) == 0)
+            cand.compact();
+        auto& [c_start, c_prune, c_w, c_f, c_s1, c_s2, c_cost, c_lo, c_hi] = cand;
         const double a_t = s1[t], b_t = s2[t], w_t = cw[t];
         const double a_prev = s1[t - 1], w_prev = cw[t - 1];
         const std::size_t m = c_start.size();

@@ -1,6 +1,7 @@
 #include "core/daily_result.hpp"
 
 #include "core/environment.hpp"
+#include "core/narrow.hpp"
 #include "util/error.hpp"
 
 namespace perfsweep::core {
@@ -26,10 +27,8 @@ PointBuild point_build(const DailyResult& r, std::size_t index) {
 
 DailyWindow regression_window(const DailyResult& r, const std::string& where,
                               const Boundary* boundary) {
-    const Boundary* pick = boundary;
-    for (const auto& b : r.sweep.boundaries)
-        if (!pick && b.kind == ChangeKind::regression)
-            pick = &b;
+    // The regression the report shows first (core/narrow), else the first boundary.
+    const Boundary* pick = boundary ? boundary : latest_regression_of(r.sweep.boundaries);
     if (!pick && !r.sweep.boundaries.empty())
         pick = &r.sweep.boundaries.front();
     if (!pick)

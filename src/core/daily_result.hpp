@@ -53,7 +53,8 @@ struct DailyWindow {
     std::map<std::string, std::string> bad_times;
 };
 
-/// The window of `boundary` (default: `r`'s first regression boundary, else its first boundary) for
+/// The window of `boundary` (default: `r`'s latest regression, the one its report shows and
+/// investigate narrows (core/narrow), else its first boundary) for
 /// the hourly stage (`hourly --from-result`). Throws a usage error naming `where` when there is no
 /// boundary or its builds have no recorded commit times.
 DailyWindow regression_window(const DailyResult& r, const std::string& where,

@@ -24,4 +24,11 @@ DateRangeCheck check_daily_range(std::string_view from, std::string_view to) {
     return c;
 }
 
+std::vector<std::string> DateRange::labels() const {
+    std::vector<std::string> out;
+    for (auto d = from; d <= to; d += std::chrono::days{1})
+        out.push_back(util::format_day(d));
+    return out;
+}
+
 } // namespace perfsweep::core

@@ -3,8 +3,12 @@
 // issue-request parser both apply it, each with its own wording (the issue parser never quotes a
 // value). Pure: no I/O.
 
+#include "util/time.hpp"
+
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfsweep::core {
 
@@ -29,5 +33,17 @@ struct DateRangeCheck {
 /// Check the daily range `from`..`to` (both YYYY-MM-DD calendar dates, `from` <= `to`, at most
 /// k_max_daily_dates dates); the first problem found, in the order of DateRangeProblem.
 DateRangeCheck check_daily_range(std::string_view from, std::string_view to);
+
+/// A checked range of nightly dates, both ends included.
+struct DateRange {
+    util::Day from; ///< the first date
+    util::Day to;   ///< the last date (not before `from`)
+    /// Dates of the range, both ends included.
+    std::int64_t days() const { return (to - from).count() + 1; }
+    /// Every date of the range as "YYYY-MM-DD", in order (the daily stage's candidates).
+    std::vector<std::string> labels() const;
+    /// Ranges compare by their ends.
+    bool operator==(const DateRange&) const = default;
+};
 
 } // namespace perfsweep::core

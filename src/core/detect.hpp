@@ -38,15 +38,12 @@ enum class PointOrder {
 enum class Verdict { regression, improvement, no_regression, inconclusive };
 
 /// One level shift between two adjacent segments.
-struct ChangePoint {
-    std::size_t index = 0;      ///< position of `first_after` among the used (ok) points
-    std::string last_before;    ///< label of the last point of the old level
-    std::string first_after;    ///< label of the first point of the new level
-    double old_level = 0;       ///< median of the old segment's point medians
-    double new_level = 0;       ///< median of the new segment's point medians
-    double relative_change = 0; ///< (new - old) / |old|
-    double p_value = 1;         ///< two-sided t-test of the segment means with the noise scale
-    ChangeKind kind = ChangeKind::regression; ///< regression or improvement (never unknown)
+/// (The levels are medians of each segment's point medians; p_value is the two-sided t-test of
+/// the segment means with the noise scale; kind is regression or improvement, never unknown.)
+struct ChangePoint : LevelChange {
+    std::size_t index = 0;   ///< position of `first_after` among the used (ok) points
+    std::string last_before; ///< label of the last point of the old level
+    std::string first_after; ///< label of the first point of the new level
 };
 
 /// A run of points at one level.
@@ -67,6 +64,7 @@ struct FailedPoint {
 struct DetectResult {
     std::string benchmark;
     std::string metric;
+    std::string testbed; ///< the series' testbed (core/series); "" when unknown
     std::string unit;
     Direction direction = Direction::higher_is_better;
     Verdict verdict = Verdict::inconclusive;

@@ -12,7 +12,7 @@ namespace perfsweep::core {
 
 namespace {
 
-std::string percent(double rate) {
+std::string exit_rate_percent(double rate) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f %%", std::round(rate * 100));
     return buf;
@@ -82,7 +82,17 @@ PassFail count_pass_fail(const std::vector<double>& indicators) {
 
 std::string describe_rate(const PassFail& p) {
     return "failed " + std::to_string(p.failed) + " of " + std::to_string(p.total()) + " runs (" +
-           percent(p.rate()) + ")";
+           exit_rate_percent(p.rate()) + ")";
+}
+
+bool completely_separated(const PassFail& a, const PassFail& b, long min_runs) {
+    return ((a.failed == 0 && b.passed == 0) || (a.passed == 0 && b.failed == 0)) &&
+           a.total() >= min_runs && b.total() >= min_runs;
+}
+
+bool pass_fail_differ(const PassFail& a, const PassFail& b, double alpha, long min_runs) {
+    return completely_separated(a, b, min_runs) ||
+           fisher_exact_two_sided(a.failed, a.passed, b.failed, b.passed) < alpha;
 }
 
 std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& points,
@@ -111,10 +121,7 @@ std::vector<std::size_t> segment_failure_counts(const std::vector<PassFail>& poi
         return ll;
     };
     auto differ = [&](const PassFail& a, const PassFail& b) {
-        const bool separated =
-            ((a.failed == 0 && b.passed == 0) || (a.passed == 0 && b.failed == 0)) &&
-            a.total() >= min_separated_runs && b.total() >= min_separated_runs;
-        return separated || fisher_exact_two_sided(a.failed, a.passed, b.failed, b.passed) < alpha;
+        return pass_fail_differ(a, b, alpha, min_separated_runs);
     };
     std::vector<std::pair<std::size_t, std::size_t>> todo;
     if (points.size() >= 2)
@@ -196,8 +203,9 @@ std::string describe_failure_change(const PassFail& before, const PassFail& afte
     if (a == 1 && b == 0)
         return "stopped failing (" + counts(before) + " runs failed before, " + counts(after) +
                " after)";
-    return std::string("failure rate ") + (b >= a ? "rose" : "fell") + " from " + percent(a) +
-           " (" + counts(before) + ") to " + percent(b) + " (" + counts(after) + ")";
+    return std::string("failure rate ") + (b >= a ? "rose" : "fell") + " from " +
+           exit_rate_percent(a) + " (" + counts(before) + ") to " + exit_rate_percent(b) + " (" +
+           counts(after) + ")";
 }
 
 } // namespace perfsweep::core

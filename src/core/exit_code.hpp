@@ -63,6 +63,15 @@ struct PassFail {
 /// Count a sample of failure indicators.
 PassFail count_pass_fail(const std::vector<double>& indicators);
 
+/// Complete separation: every run of one side passed and every run of the other failed, with at
+/// least `min_runs` runs on each side (git bisect decides on this with any number of repeats).
+bool completely_separated(const PassFail& a, const PassFail& b, long min_runs = 1);
+
+/// The one pass/fail rule: two samples of runs differ when they are completely separated
+/// (`min_runs` each) or Fisher's exact test on their counts is below `alpha`. The sweep planner,
+/// the segmentation of failure counts and the hourly stage's window ends all decide with it.
+bool pass_fail_differ(const PassFail& a, const PassFail& b, double alpha, long min_runs = 1);
+
 /// "failed 3 of 10 runs (30 %)".
 std::string describe_rate(const PassFail& p);
 

@@ -15,28 +15,6 @@
 
 namespace perfsweep::core {
 
-/// What is known about one source state.
-enum class StateStatus {
-    planned,      ///< `--plan`: listed, not to be measured
-    untested,     ///< not measured (not needed, or the budget ran out)
-    duplicate,    ///< the same commits as the previous grid point
-    good,         ///< measured at the old (good) level
-    bad,          ///< measured at the new (bad) level
-    unknown,      ///< measured, level not decided
-    build_failed, ///< the build failed
-    test_failed,  ///< the test failed or printed no metric
-};
-
-/// "planned" / "untested" / "duplicate" / "good" / "bad" / "unknown" / "build_failed" /
-/// "test_failed".
-std::string_view to_string(StateStatus s);
-/// Parse a state status name; nullopt otherwise.
-std::optional<StateStatus> parse_state_status(std::string_view s);
-/// True for good, bad and unknown: the state was built and measured.
-bool is_measured(StateStatus s);
-/// True for build_failed and test_failed: the state could not be measured.
-bool is_broken(StateStatus s);
-
 /// What the hourly (and commit) stage concluded.
 enum class HourlyConclusion {
     planned,     ///< `--plan`: states listed only
@@ -51,12 +29,9 @@ std::string_view to_string(HourlyConclusion c);
 /// Parse a conclusion name; nullopt otherwise.
 std::optional<HourlyConclusion> parse_hourly_conclusion(std::string_view s);
 
-/// One tested (or planned) source state: a grid point or a step of the commit timeline.
-struct StateOutcome {
-    util::UnixSeconds time = 0;                 ///< grid time, or the moved commit's time
-    std::map<std::string, std::string> commits; ///< repo → sha
-    std::vector<std::string> changed;           ///< repos changed since the previous state
-    bool duplicate = false;                     ///< same commits as the previous grid point
+/// One tested (or planned) source state: a grid point or a step of the commit timeline (its
+/// time is the grid time or the moved commit's time), and what is known about it.
+struct StateOutcome : SourceState {
     StateStatus status = StateStatus::untested; ///< what is known about the state
     std::vector<double> values;                 ///< every metric value measured for this state
     std::string reason;                         ///< why it was skipped, when it was

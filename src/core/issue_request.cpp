@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
+#include <set>
 
 namespace perfsweep::core {
 namespace {
@@ -97,13 +99,15 @@ bool plausible_login(const std::string& login) {
     });
 }
 
-IssueRequestParse parse_issue_request(const std::string& body_in) {
-    IssueRequestParse out;
-    const std::string body = util::replace_all(body_in, "\r\n", "\n");
-    const auto lines = util::split(body, '\n');
-    // Find the ```perfsweep blocks: the opening fence line is exactly ```perfsweep (blanks around
-    // allowed), the block ends at the next line that is exactly ```.
-    std::vector<std::pair<std::size_t, std::size_t>> blocks; // [first content line, end fence)
+namespace {
+
+using Blocks = std::vector<std::pair<std::size_t, std::size_t>>; // [first content line, end fence)
+
+// The ```perfsweep blocks: the opening fence line is exactly ```perfsweep (blanks around
+// allowed), the block ends at the next line that is exactly ```. A problem for an unclosed one.
+std::optional<Blocks> find_blocks(const std::vector<std::string>& lines,
+                                  std::vector<std::string>& problems) {
+    Blocks blocks;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         if (!starts_fence(lines[i], "perfsweep"))
             continue;
@@ -111,62 +115,78 @@ IssueRequestParse parse_issue_request(const std::string& body_in) {
         while (j < lines.size() && util::trim(lines[j]) != "```")
             ++j;
         if (j == lines.size()) {
-            out.problems.push_back("the ```perfsweep block that starts on line " +
-                                   std::to_string(i + 1) + " is not closed by a ``` line");
-            return out;
+            problems.push_back("the ```perfsweep block that starts on line " +
+                               std::to_string(i + 1) + " is not closed by a ``` line");
+            return std::nullopt;
         }
         blocks.emplace_back(i + 1, j);
         i = j;
     }
-    // A block inside an HTML comment is invisible on the rendered issue (a reviewer would not
-    // see what runs): refused. Every <!-- opens a comment up to the next --> (or the end), also
-    // inside code spans and other fences: a false alarm refuses, it never hides a block.
-    {
-        std::vector<std::pair<std::size_t, std::size_t>> hidden; // [open, close) byte ranges
-        for (auto open = body.find("<!--"); open != std::string::npos;) {
-            const auto close = body.find("-->", open + 4);
-            hidden.emplace_back(open, close == std::string::npos ? body.size() : close + 3);
-            open = close == std::string::npos ? close : body.find("<!--", close + 3);
-        }
-        std::vector<std::size_t> line_start(lines.size() + 1, 0);
-        for (std::size_t i = 0; i < lines.size(); ++i)
-            line_start[i + 1] = line_start[i] + lines[i].size() + 1;
-        auto is_hidden = [&](std::size_t line) {
-            const auto b = line_start[line], e = line_start[line] + lines[line].size();
-            return std::any_of(hidden.begin(), hidden.end(),
-                               [&](const auto& h) { return b < h.second && e > h.first; });
-        };
-        for (const auto& [first, end] : blocks)
-            for (std::size_t line = first - 1; line <= end; ++line) {
-                if (!is_hidden(line))
-                    continue;
-                out.problems.push_back("the ```perfsweep block that starts on line " +
-                                       std::to_string(first) +
-                                       " is inside an HTML comment (<!-- -->) and would not show "
-                                       "on the issue; expected a visible block");
-                return out;
-            }
+    return blocks;
+}
+
+// A block inside an HTML comment is invisible on the rendered issue (a reviewer would not see
+// what runs): refused. Every <!-- opens a comment up to the next --> (or the end), also inside
+// code spans and other fences: a false alarm refuses, it never hides a block.
+std::optional<std::string>
+hidden_block(const std::string& body, const std::vector<std::string>& lines, const Blocks& blocks) {
+    std::vector<std::pair<std::size_t, std::size_t>> hidden; // [open, close) byte ranges
+    for (auto open = body.find("<!--"); open != std::string::npos;) {
+        const auto close = body.find("-->", open + 4);
+        hidden.emplace_back(open, close == std::string::npos ? body.size() : close + 3);
+        open = close == std::string::npos ? close : body.find("<!--", close + 3);
     }
-    if (blocks.empty()) {
-        out.problems.push_back("the body has no ```perfsweep fenced block (expected the keys " +
-                               std::string(k_keys) + ")");
-        return out;
+    std::vector<std::size_t> line_start(lines.size() + 1, 0);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        line_start[i + 1] = line_start[i] + lines[i].size() + 1;
+    auto is_hidden = [&](std::size_t line) {
+        const auto b = line_start[line], e = line_start[line] + lines[line].size();
+        return std::any_of(hidden.begin(), hidden.end(),
+                           [&](const auto& h) { return b < h.second && e > h.first; });
+    };
+    for (const auto& [first, end] : blocks)
+        for (std::size_t line = first - 1; line <= end; ++line)
+            if (is_hidden(line))
+                return "the ```perfsweep block that starts on line " + std::to_string(first) +
+                       " is inside an HTML comment (<!-- -->) and would not show on the issue; "
+                       "expected a visible block";
+    return std::nullopt;
+}
+
+// One key's value into `values`; a problem (naming `where`) when it is not valid.
+void take_value(const std::string& where, const std::string& key, const std::string& value,
+                IssueRequestValues& values, std::vector<std::string>& problems) {
+    if (key == "from" || key == "to") {
+        const auto d = util::parse_date(value);
+        if (value.size() != 10 || !d)
+            problems.push_back(where + ": '" + key +
+                               "' is not a calendar date of the form YYYY-MM-DD");
+        else
+            (key == "from" ? values.from : values.to) = value;
+    } else if (key == "metric") {
+        if (!valid_metric(value))
+            problems.push_back(where +
+                               ": 'metric' is not a metric name (a letter, then up to 63 letters, "
+                               "digits, '_' or '.')");
+        else
+            values.metric = value;
+    } else if (key == "mode") {
+        if (value == "metric" || value == "exit-code")
+            values.mode = value;
+        else
+            problems.push_back(where + ": 'mode' is not metric or exit-code");
+    } else if (auto t = normalize_threshold(value)) {
+        values.threshold = *t;
+    } else {
+        problems.push_back(where + ": 'threshold' is not a percentage like 2% or a fraction like "
+                                   "0.02");
     }
-    if (blocks.size() > 1) {
-        out.problems.push_back("the body has " + std::to_string(blocks.size()) +
-                               " ```perfsweep blocks; expected exactly one");
-        return out;
-    }
-    const auto [first, end] = blocks.front();
-    std::size_t size = 0;
-    for (std::size_t i = first; i < end; ++i)
-        size += lines[i].size() + 1;
-    if (size > k_max_block) {
-        out.problems.push_back("the ```perfsweep block is " + std::to_string(size) +
-                               " bytes; expected at most " + std::to_string(k_max_block));
-        return out;
-    }
-    std::map<std::string, std::string> seen;
+}
+
+// The block's 'key: value' lines; returns the keys given.
+std::set<std::string> read_block(const std::vector<std::string>& lines, std::size_t first,
+                                 std::size_t end, IssueRequestParse& out) {
+    std::set<std::string> seen;
     for (std::size_t i = first; i < end; ++i) {
         const std::string where = "line " + std::to_string(i - first + 1) + " of the block";
         const std::string line(util::trim(lines[i]));
@@ -178,45 +198,55 @@ IssueRequestParse parse_issue_request(const std::string& body_in) {
             out.problems.push_back(where + ": expected 'key: value' with a key among " + k_keys);
             continue;
         }
-        const std::string value(util::trim(std::string_view(line).substr(colon + 1)));
         if (key != "from" && key != "to" && key != "metric" && key != "threshold" &&
             key != "mode") {
             out.problems.push_back(where + ": unknown key " + quote_safe_word(key) + "; only " +
                                    k_keys + " may be set from an issue");
             continue;
         }
-        if (seen.count(key)) {
+        if (!seen.insert(key).second) {
             out.problems.push_back(where + ": '" + key + "' is given twice");
             continue;
         }
-        seen[key] = value;
-        if (key == "from" || key == "to") {
-            const auto d = util::parse_date(value);
-            if (value.size() != 10 || !d)
-                out.problems.push_back(where + ": '" + key +
-                                       "' is not a calendar date of the form YYYY-MM-DD");
-            else
-                (key == "from" ? out.values.from : out.values.to) = value;
-        } else if (key == "metric") {
-            if (!valid_metric(value))
-                out.problems.push_back(
-                    where + ": 'metric' is not a metric name (a letter, then up to 63 letters, "
-                            "digits, '_' or '.')");
-            else
-                out.values.metric = value;
-        } else if (key == "mode") {
-            if (value == "metric" || value == "exit-code")
-                out.values.mode = value;
-            else
-                out.problems.push_back(where + ": 'mode' is not metric or exit-code");
-        } else {
-            if (auto t = normalize_threshold(value))
-                out.values.threshold = *t;
-            else
-                out.problems.push_back(where + ": 'threshold' is not a percentage like 2% or a "
-                                               "fraction like 0.02");
-        }
+        take_value(where, key, std::string(util::trim(std::string_view(line).substr(colon + 1))),
+                   out.values, out.problems);
     }
+    return seen;
+}
+
+} // namespace
+
+IssueRequestParse parse_issue_request(const std::string& body_in) {
+    IssueRequestParse out;
+    const std::string body = util::replace_all(body_in, "\r\n", "\n");
+    const auto lines = util::split(body, '\n');
+    const auto blocks = find_blocks(lines, out.problems);
+    if (!blocks)
+        return out;
+    if (auto hidden = hidden_block(body, lines, *blocks)) {
+        out.problems.push_back(*hidden);
+        return out;
+    }
+    if (blocks->empty()) {
+        out.problems.push_back("the body has no ```perfsweep fenced block (expected the keys " +
+                               std::string(k_keys) + ")");
+        return out;
+    }
+    if (blocks->size() > 1) {
+        out.problems.push_back("the body has " + std::to_string(blocks->size()) +
+                               " ```perfsweep blocks; expected exactly one");
+        return out;
+    }
+    const auto [first, end] = blocks->front();
+    std::size_t size = 0;
+    for (std::size_t i = first; i < end; ++i)
+        size += lines[i].size() + 1;
+    if (size > k_max_block) {
+        out.problems.push_back("the ```perfsweep block is " + std::to_string(size) +
+                               " bytes; expected at most " + std::to_string(k_max_block));
+        return out;
+    }
+    const auto seen = read_block(lines, first, end, out);
     for (const char* key : {"from", "to"})
         if (!seen.count(key))
             out.problems.push_back(std::string("the block has no '") + key + ": YYYY-MM-DD' line");

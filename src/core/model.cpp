@@ -4,90 +4,93 @@
 
 namespace perfsweep::core {
 
+namespace {
+
+// One table per enum: the first name of a value is its name, later ones are accepted spellings.
+constexpr util::EnumName<Direction> k_direction_names[] = {
+    {Direction::higher_is_better, "higher"},
+    {Direction::lower_is_better, "lower"},
+    {Direction::higher_is_better, "higher_is_better"},
+    {Direction::lower_is_better, "lower_is_better"},
+    {Direction::higher_is_better, "bigger"},
+    {Direction::lower_is_better, "smaller"},
+};
+constexpr util::EnumName<Status> k_status_names[] = {
+    {Status::ok, "ok"},
+    {Status::failed, "failed"},
+    {Status::timeout, "timeout"},
+    {Status::missing, "missing"},
+};
+constexpr util::EnumName<Stage> k_stage_names[] = {
+    {Stage::record, "record"},
+    {Stage::daily, "daily"},
+    {Stage::hourly, "hourly"},
+    {Stage::commit, "commit"},
+};
+constexpr util::EnumName<ChangeKind> k_change_kind_names[] = {
+    {ChangeKind::regression, "regression"},
+    {ChangeKind::improvement, "improvement"},
+    {ChangeKind::unknown, "unknown"},
+};
+constexpr util::EnumName<StateStatus> k_state_status_names[] = {
+    {StateStatus::planned, "planned"},
+    {StateStatus::untested, "untested"},
+    {StateStatus::duplicate, "duplicate"},
+    {StateStatus::good, "good"},
+    {StateStatus::bad, "bad"},
+    {StateStatus::unknown, "unknown"},
+    {StateStatus::build_failed, "build_failed"},
+    {StateStatus::test_failed, "test_failed"},
+};
+
+} // namespace
+
 std::string_view to_string(Direction d) {
-    return d == Direction::higher_is_better ? "higher" : "lower";
+    return util::enum_name(k_direction_names, d);
 }
 
 std::string_view to_string(Status s) {
-    switch (s) {
-    case Status::ok:
-        return "ok";
-    case Status::failed:
-        return "failed";
-    case Status::timeout:
-        return "timeout";
-    case Status::missing:
-        return "missing";
-    }
-    return "failed";
+    return util::enum_name(k_status_names, s, "failed");
 }
 
 std::string_view to_string(Stage s) {
-    switch (s) {
-    case Stage::record:
-        return "record";
-    case Stage::daily:
-        return "daily";
-    case Stage::hourly:
-        return "hourly";
-    case Stage::commit:
-        return "commit";
-    }
-    return "record";
+    return util::enum_name(k_stage_names, s, "record");
 }
 
 std::string_view to_string(ChangeKind k) {
-    switch (k) {
-    case ChangeKind::regression:
-        return "regression";
-    case ChangeKind::improvement:
-        return "improvement";
-    case ChangeKind::unknown:
-        return "unknown";
-    }
-    return "unknown";
+    return util::enum_name(k_change_kind_names, k, "unknown");
+}
+
+std::string_view to_string(StateStatus s) {
+    return util::enum_name(k_state_status_names, s, "unknown");
 }
 
 std::optional<ChangeKind> parse_change_kind(std::string_view s) {
-    if (s == "regression")
-        return ChangeKind::regression;
-    if (s == "improvement")
-        return ChangeKind::improvement;
-    if (s == "unknown")
-        return ChangeKind::unknown;
-    return std::nullopt;
+    return util::parse_enum(k_change_kind_names, s);
 }
 
 std::optional<Direction> parse_direction(std::string_view s) {
-    if (s == "higher" || s == "higher_is_better" || s == "bigger")
-        return Direction::higher_is_better;
-    if (s == "lower" || s == "lower_is_better" || s == "smaller")
-        return Direction::lower_is_better;
-    return std::nullopt;
+    return util::parse_enum(k_direction_names, s);
 }
 
 std::optional<Status> parse_status(std::string_view s) {
-    if (s == "ok")
-        return Status::ok;
-    if (s == "failed")
-        return Status::failed;
-    if (s == "timeout")
-        return Status::timeout;
-    if (s == "missing")
-        return Status::missing;
-    return std::nullopt;
+    return util::parse_enum(k_status_names, s);
 }
 
 std::optional<Stage> parse_stage(std::string_view s) {
-    if (s == "record")
-        return Stage::record;
-    if (s == "daily")
-        return Stage::daily;
-    if (s == "hourly")
-        return Stage::hourly;
-    if (s == "commit")
-        return Stage::commit;
-    return std::nullopt;
+    return util::parse_enum(k_stage_names, s);
+}
+
+std::optional<StateStatus> parse_state_status(std::string_view s) {
+    return util::parse_enum(k_state_status_names, s);
+}
+
+bool is_measured(StateStatus s) {
+    return s == StateStatus::good || s == StateStatus::bad || s == StateStatus::unknown;
+}
+
+bool is_broken(StateStatus s) {
+    return s == StateStatus::build_failed || s == StateStatus::test_failed;
 }
 
 bool is_better(Direction d, double a, double b) {

@@ -1,6 +1,8 @@
 #pragma once
 // The measurement model shared by every stage: one benchmark result with its provenance.
 
+#include "util/enum_names.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -27,6 +29,39 @@ enum class ChangeKind { regression, improvement, unknown };
 
 /// Which narrowing stage produced a measurement.
 enum class Stage { record, daily, hourly, commit };
+
+/// What is known about a point of a sweep (a nightly date, a source state): one vocabulary for
+/// the planners, the stages and the results.
+enum class StateStatus {
+    planned,      ///< `--plan`: listed, not to be measured
+    untested,     ///< not measured (not needed, or the budget ran out)
+    duplicate,    ///< the same commits as the previous grid point
+    good,         ///< measured at the old (good) level
+    bad,          ///< measured at the new (bad) level
+    unknown,      ///< measured, level not decided
+    build_failed, ///< the build failed
+    test_failed,  ///< the test failed, timed out, printed no metric, or its image is missing
+};
+
+/// "planned" / "untested" / "duplicate" / "good" / "bad" / "unknown" / "build_failed" /
+/// "test_failed".
+std::string_view to_string(StateStatus s);
+/// Parse a state status name; nullopt otherwise.
+std::optional<StateStatus> parse_state_status(std::string_view s);
+/// True for good, bad and unknown: the state was built and measured.
+bool is_measured(StateStatus s);
+/// True for build_failed and test_failed: the state could not be measured.
+bool is_broken(StateStatus s);
+
+/// A change of level between two points of a series: what detect's change points and the sweeps'
+/// boundaries share.
+struct LevelChange {
+    double old_level = 0;                  ///< level before (median of the old segment)
+    double new_level = 0;                  ///< level after
+    double relative_change = 0;            ///< (new - old) / |old|
+    double p_value = 1;                    ///< the test that decided it
+    ChangeKind kind = ChangeKind::unknown; ///< regression/improvement; unknown = undecided
+};
 
 /// One benchmark result with everything needed to trust, reuse and reproduce it.
 struct Measurement {

@@ -9,14 +9,14 @@ namespace perfsweep::core {
 
 namespace {
 
-std::string number(double v) {
+std::string decision_number(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;
 }
 
 // A relative change in percent, signed, two decimals ("-78.39").
-std::string percent(double v) {
+std::string decision_percent(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%+.2f", v);
     return buf;
@@ -71,8 +71,9 @@ ProbeDecision decide_probe(const Measurement& m, const ProbeReference& ref) {
     const double change = (level - *ref.good_level) / std::fabs(*ref.good_level);
     const double worse = ref.direction == Direction::higher_is_better ? -change : change;
     d.verdict = worse > ref.threshold ? ExitVerdict::bad : ExitVerdict::good;
-    d.why = "median " + number(level) + " vs good " + number(*ref.good_level) + " (" +
-            percent(change * 100) + " %, bad beyond " + number(ref.threshold * 100) + " % worse)";
+    d.why = "median " + decision_number(level) + " vs good " + decision_number(*ref.good_level) +
+            " (" + decision_percent(change * 100) + " %, bad beyond " +
+            decision_number(ref.threshold * 100) + " % worse)";
     return d;
 }
 

@@ -18,7 +18,7 @@ RangeVerdict range_verdict(const DailyResult& d) {
          : b.kind == ChangeKind::improvement ? improvements
                                              : unknown)++;
     for (const auto& p : s.points)
-        measured += p.state == PointState::ok ? 1 : 0;
+        measured += p.state == StateStatus::unknown ? 1 : 0;
     const std::string range = d.from + " .. " + d.to;
     if (regressions > 0)
         return {Verdict::regression,

@@ -1,5 +1,7 @@
 #include "core/report_model.hpp"
 
+#include "core/narrow.hpp"
+
 namespace perfsweep::core {
 
 std::string_view to_string(ResultKind k) {
@@ -60,10 +62,7 @@ const Boundary* find_boundary(const DailyResult& d, std::string_view last_good,
 }
 
 const Boundary* latest_regression(const DailyResult& d) {
-    for (auto it = d.sweep.boundaries.rbegin(); it != d.sweep.boundaries.rend(); ++it)
-        if (it->kind == ChangeKind::regression)
-            return &*it;
-    return nullptr;
+    return latest_regression_of(d.sweep.boundaries);
 }
 
 std::vector<NarrowedRegression> default_regressions(const Investigation& inv) {

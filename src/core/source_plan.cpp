@@ -2,6 +2,9 @@
 
 #include "core/exit_code.hpp"
 #include "util/error.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
 
 namespace perfsweep::core {
 
@@ -13,8 +16,13 @@ void SourceBook::apply(const JournalEvent& e, bool resumed) {
         return;
     case JournalEvent::Kind::build:
         f.built = e.ok;
-        f.build_failed = !e.ok;
-        f.build_reason = e.ok ? "" : e.reason;
+        if (!e.ok) {
+            f.status = StateStatus::build_failed;
+            f.reason = e.reason;
+        } else if (f.status == StateStatus::build_failed) {
+            f.status = f.values.empty() ? StateStatus::untested : StateStatus::unknown;
+            f.reason.clear();
+        }
         m_built = e.ok ? e.point : "";
         ++m_spend.builds;
         if (resumed)
@@ -39,12 +47,15 @@ void SourceBook::apply(const JournalEvent& e, bool resumed) {
             }
     }
     if (m.status == Status::ok && !m.values.empty()) {
-        if (!f.run_failed)
+        if (f.status != StateStatus::test_failed) {
             f.values.insert(f.values.end(), m.values.begin(), m.values.end());
-    } else if (f.values.empty() && !f.run_failed) {
+            if (f.status == StateStatus::untested)
+                f.status = StateStatus::unknown;
+        }
+    } else if (f.values.empty() && f.status != StateStatus::test_failed) {
         // A failure after values is a flaky run of a measured state: its values stay.
-        f.run_failed = true;
-        f.run_reason = std::string(to_string(m.status)) + (m.reason.empty() ? "" : ": " + m.reason);
+        f.status = StateStatus::test_failed;
+        f.reason = std::string(to_string(m.status)) + (m.reason.empty() ? "" : ": " + m.reason);
     }
 }
 
@@ -71,11 +82,12 @@ void SourcePlan::sync(const SourceBook& book) {
             continue;
         const long runs = f->runs - m_seen_runs[i];
         m_seen_runs[i] = f->runs;
-        if (f->build_failed || (f->run_failed && f->values.empty())) {
+        if (is_broken(f->status)) {
             m_seen_broken[i] = true;
             m_plan.observe(i, Status::failed, {},
-                           f->build_failed ? "build failed: " + f->build_reason : f->run_reason, {},
-                           runs);
+                           f->status == StateStatus::build_failed ? "build failed: " + f->reason
+                                                                  : f->reason,
+                           {}, runs);
             continue;
         }
         if (f->values.size() > m_seen_values[i]) {
@@ -112,6 +124,72 @@ const Boundary* regression_boundary(const SweepResult& r) {
         if (b.kind != ChangeKind::unknown)
             return &b;
     return nullptr;
+}
+
+StateStatus search_status(const StateFacts* f, std::size_t i, const Boundary* b) {
+    if (!f)
+        return StateStatus::untested;
+    if (is_broken(f->status))
+        return f->status;
+    if (f->values.empty())
+        return StateStatus::untested;
+    if (!b)
+        return StateStatus::unknown;
+    return i <= b->last_before   ? StateStatus::good
+           : i >= b->first_after ? StateStatus::bad
+                                 : StateStatus::unknown;
+}
+
+Comparison compare_window_ends(const std::vector<double>& good, const std::vector<double>& bad,
+                               const EndsOptions& options) {
+    auto c = compare_samples(good, bad, options.alpha);
+    if (options.pass_fail) {
+        const auto g = count_pass_fail(good), b = count_pass_fail(bad);
+        c.relative_change = b.rate() - g.rate();
+        c.p_value = fisher_exact_two_sided(g.failed, g.passed, b.failed, b.passed);
+        c.significant = pass_fail_differ(g, b, options.alpha);
+    }
+    return c;
+}
+
+WindowEnds::WindowEnds(std::vector<double> good, std::vector<double> bad,
+                       const EndsOptions& options)
+    : m_options(options), m_good(std::move(good)), m_bad(std::move(bad)),
+      m_cmp(compare_window_ends(m_good, m_bad, options)), m_per_end(options.repeats) {}
+
+std::optional<EndsStep> WindowEnds::next() const {
+    const int cap = std::max(m_options.max_repeats, m_options.repeats);
+    if (m_cmp.significant || m_per_end >= cap)
+        return std::nullopt;
+    return EndsStep{m_bad_first, std::min(m_per_end, cap - m_per_end)};
+}
+
+void WindowEnds::observe(const EndsStep& step, std::vector<double> good, std::vector<double> bad) {
+    m_good = std::move(good);
+    m_bad = std::move(bad);
+    m_bad_first = !step.bad_first;
+    m_per_end += step.runs;
+    m_cmp = compare_window_ends(m_good, m_bad, m_options);
+}
+
+std::string WindowEnds::describe() const {
+    if (m_options.pass_fail)
+        return "good " + describe_rate(count_pass_fail(m_good)) + ", bad " +
+               describe_rate(count_pass_fail(m_bad));
+    return "change " + util::format_fixed(m_cmp.relative_change * 100, 2) +
+           "%, p=" + util::format_fixed(m_cmp.p_value, 4);
+}
+
+ContextPoints context_points(const std::vector<StateStatus>& statuses, std::size_t lo,
+                             std::size_t hi, std::size_t per_side) {
+    ContextPoints c;
+    for (std::size_t d = lo; d-- > 0 && c.before.size() < per_side;)
+        if (statuses[d] == StateStatus::good)
+            c.before.insert(c.before.begin(), d);
+    for (std::size_t d = hi + 1; d < statuses.size() && c.after.size() < per_side; ++d)
+        if (statuses[d] == StateStatus::bad)
+            c.after.push_back(d);
+    return c;
 }
 
 } // namespace perfsweep::core

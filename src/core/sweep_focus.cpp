@@ -18,13 +18,13 @@ SweepPlan::FocusState SweepPlan::focus_state() const {
         return st;
     std::size_t g = m_options.focus->good;
     const std::size_t b = m_options.focus->bad;
-    while (g < b && m_points[g].state == PointState::broken)
+    while (g < b && m_points[g].state == StateStatus::test_failed)
         ++g;
-    if (g >= b || m_points[b].state == PointState::broken)
+    if (g >= b || m_points[b].state == StateStatus::test_failed)
         return st; // no good point left, or the bad point is broken: the usual order
     st.active = true;
     for (const std::size_t end : {b, g})
-        if (m_points[end].state == PointState::untested) {
+        if (m_points[end].state == StateStatus::untested) {
             st.more = end; // the levels are measured first (investigate: from the history)
             return st;
         }
@@ -34,7 +34,7 @@ SweepPlan::FocusState SweepPlan::focus_state() const {
     std::optional<std::size_t> lo;
     for (std::size_t i = b; i-- > g && !lo;) {
         const auto& p = m_points[i];
-        if (p.state != PointState::ok)
+        if (p.state != StateStatus::unknown)
             continue;
         const auto rel = test_values(p.values, bad_level, m_options.alpha).relation;
         if (rel == Relation::same) {
@@ -57,7 +57,7 @@ SweepPlan::FocusState SweepPlan::focus_state() const {
     st.lo = *lo;
     st.hi = hi;
     for (std::size_t i = st.lo + 1; i < st.hi; ++i)
-        if (m_points[i].state == PointState::untested)
+        if (m_points[i].state == StateStatus::untested)
             return st; // still to split
     const PairTest t = compare(st.lo, st.hi);
     st.active = false;
@@ -89,7 +89,7 @@ std::vector<SweepRequest> SweepPlan::focus_requests(const std::set<std::size_t>&
     // once per worker: one worker bisects, several split the interval at once.
     std::set<std::size_t> taken = touched;
     auto open = [&](std::size_t c) {
-        return m_points[c].state == PointState::untested && !taken.count(c);
+        return m_points[c].state == StateStatus::untested && !taken.count(c);
     };
     for (int k = 0; k < m_options.workers; ++k) {
         const Stretch longest = longest_stretch(st.lo, st.hi, open);
@@ -141,10 +141,10 @@ bool SweepPlan::lone_point_unproven(std::size_t i) const {
     };
     std::optional<std::size_t> left, right;
     for (std::size_t j = i; j-- > 0 && !left;)
-        if (m_points[j].state == PointState::ok)
+        if (m_points[j].state == StateStatus::unknown)
             left = j;
     for (std::size_t j = i + 1; j < m_points.size() && !right; ++j)
-        if (m_points[j].state == PointState::ok)
+        if (m_points[j].state == StateStatus::unknown)
             right = j;
     return left && right && differs(*left) && differs(*right);
 }
@@ -154,13 +154,13 @@ SweepPlan::split_in_flight(const std::vector<SweepRequest>& in_flight) const {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     std::set<std::size_t> flying;
     for (const auto& q : in_flight)
-        if (m_points.at(q.index).state == PointState::untested)
+        if (m_points.at(q.index).state == StateStatus::untested)
             flying.insert(q.index);
     if (flying.empty())
         return out;
     std::size_t prev = m_points.size();
     for (std::size_t i = 0; i < m_points.size(); ++i) {
-        if (m_points[i].state != PointState::ok)
+        if (m_points[i].state != StateStatus::unknown)
             continue;
         if (prev < i) {
             const auto it = flying.upper_bound(prev);

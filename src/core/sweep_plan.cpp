@@ -41,25 +41,11 @@ double var_of(const std::vector<double>& v, double m) {
 } // namespace
 
 std::string_view to_string(SweepStrategy s) {
-    switch (s) {
-    case SweepStrategy::exhaustive:
-        return "exhaustive";
-    case SweepStrategy::adaptive:
-        return "adaptive";
-    case SweepStrategy::bisect:
-        return "bisect";
-    }
-    return "adaptive";
+    return util::enum_name(k_strategy_names, s, "adaptive");
 }
 
 std::optional<SweepStrategy> parse_strategy(std::string_view s) {
-    if (s == "exhaustive")
-        return SweepStrategy::exhaustive;
-    if (s == "adaptive")
-        return SweepStrategy::adaptive;
-    if (s == "bisect")
-        return SweepStrategy::bisect;
-    return std::nullopt;
+    return util::parse_enum(k_strategy_names, s);
 }
 
 SweepPlan::SweepPlan(std::vector<std::string> labels, SweepOptions options) : m_options(options) {
@@ -119,7 +105,7 @@ void SweepPlan::update_pool() {
         dof += static_cast<double>(values.size() - 1);
     };
     for (const auto& p : m_points)
-        if (p.state == PointState::ok)
+        if (p.state == StateStatus::unknown)
             within(p.values);
     for (const auto& c : m_context)
         within(c);
@@ -147,7 +133,7 @@ void SweepPlan::update_pool() {
     };
     std::vector<const std::vector<double>*> series;
     for (const auto& p : m_points)
-        if (p.state == PointState::ok && !p.values.empty())
+        if (p.state == StateStatus::unknown && !p.values.empty())
             series.push_back(&p.values);
     chain(series);
     series.clear();
@@ -174,15 +160,15 @@ void SweepPlan::observe(std::size_t index, Status status, const std::vector<doub
     m_runs += runs >= 0 ? runs : static_cast<long>(std::max<std::size_t>(values.size(), 1));
     p.log = log;
     if (status == Status::ok && !values.empty()) {
-        if (p.state == PointState::broken)
+        if (p.state == StateStatus::test_failed)
             return; // a point once broken stays skipped; never mixed
-        p.state = PointState::ok;
+        p.state = StateStatus::unknown;
         p.status = Status::ok;
         p.values.insert(p.values.end(), values.begin(), values.end());
     } else {
-        if (p.state == PointState::ok)
+        if (p.state == StateStatus::unknown)
             return; // a later flaky failure of a measured point does not erase its values
-        p.state = PointState::broken;
+        p.state = StateStatus::test_failed;
         p.status = status == Status::ok ? Status::failed : status;
         p.reason = reason.empty() && status == Status::ok ? "no values" : reason;
     }
@@ -192,9 +178,9 @@ void SweepPlan::observe(std::size_t index, Status status, const std::vector<doub
 void SweepPlan::reuse(std::size_t index, const std::vector<double>& values,
                       const std::string& log) {
     auto& p = m_points.at(index);
-    if (p.state != PointState::untested || values.empty())
+    if (p.state != StateStatus::untested || values.empty())
         return;
-    p.state = PointState::ok;
+    p.state = StateStatus::unknown;
     p.values = values;
     p.reused = true;
     p.log = log;
@@ -209,7 +195,7 @@ bool SweepPlan::budget_exhausted() const {
 std::vector<std::size_t> SweepPlan::ok_points() const {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < m_points.size(); ++i)
-        if (m_points[i].state == PointState::ok)
+        if (m_points[i].state == StateStatus::unknown)
             out.push_back(i);
     return out;
 }
@@ -227,12 +213,11 @@ SweepPlan::PairTest SweepPlan::test_pass_fail(const std::vector<double>& a,
     const PassFail pa = count_pass_fail(a), pb = count_pass_fail(b);
     t.relative_change = pb.rate() - pa.rate();
     t.p_value = fisher_exact_two_sided(pa.failed, pa.passed, pb.failed, pb.passed);
-    const bool separated = (pa.failed == 0 && pb.passed == 0) || (pa.passed == 0 && pb.failed == 0);
-    if (separated)
-        t.relation = Relation::differ;
-    else if (std::fabs(t.relative_change) < m_options.min_change / 2)
+    // Rates closer than half of --min-change are the same unless completely separated (the
+    // planner's own rule); otherwise the one pass/fail rule decides.
+    if (!completely_separated(pa, pb) && std::fabs(t.relative_change) < m_options.min_change / 2)
         t.relation = Relation::same;
-    else if (t.p_value < alpha)
+    else if (pass_fail_differ(pa, pb, alpha))
         t.relation = Relation::differ;
     else
         t.relation = Relation::unknown;
@@ -300,7 +285,7 @@ SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
         return t;
     bool adjacent = true; // no untested available point left between a and b
     for (std::size_t i = a + 1; i < b; ++i)
-        if (m_points[i].state == PointState::untested)
+        if (m_points[i].state == StateStatus::untested)
             adjacent = false;
     if (!adjacent)
         return t;
@@ -313,7 +298,7 @@ SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
         while (left ? i > 0 : i + 1 < m_points.size()) {
             i = left ? i - 1 : i + 1;
             const auto& p = m_points[i];
-            if (p.state != PointState::ok)
+            if (p.state != StateStatus::unknown)
                 continue; // broken, or untested beyond the pair
             if (test_values(p.values, m_points[from].values, m_options.alpha).relation ==
                 Relation::differ)
@@ -361,204 +346,242 @@ std::vector<SweepRequest> SweepPlan::next(const ProposalHints& hints) const {
     return proposals(hints);
 }
 
-std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints,
-                                               std::size_t limit) const {
+// One round of proposals: the requests so far, the budget left, and the steps that add them.
+struct SweepPlan::Round {
+    Round(const SweepPlan& p, const ProposalHints& h) : plan(p), hints(h) {}
+    const SweepPlan& plan;
+    const ProposalHints& hints;
     std::vector<SweepRequest> out;
-    if (budget_exhausted())
-        return out;
-    long budget = m_options.max_runs > 0 ? m_options.max_runs - m_runs : -1;
-    const auto workers = static_cast<std::size_t>(m_options.workers);
-    const std::size_t wanted = limit > 0 ? limit : workers;
+    long budget = -1;              // runs left this round; -1 = unlimited
+    std::size_t workers = 1;       // requests at most
     std::set<std::size_t> planned; // untested points planned this round (or in flight)
     std::set<std::size_t> touched; // any point planned this round (or in flight)
-    for (const auto& q : hints.in_flight) {
-        touched.insert(q.index);
-        if (m_points.at(q.index).state == PointState::untested)
-            planned.insert(q.index);
-        if (budget > 0)
-            budget = std::max(0L, budget - q.repeats);
+    // Coverage picks next to a broken date (pos, pick): the window may need another pick.
+    std::vector<std::pair<std::size_t, std::size_t>> fragile;
+    std::vector<std::pair<std::size_t, std::size_t>> narrowing; // changed intervals split now
+
+    std::size_t n() const { return plan.m_points.size(); }
+    int base() const { return plan.m_options.repeats; }
+    StateStatus state(std::size_t i) const { return plan.m_points[i].state; }
+    bool full() const { return out.size() >= workers || budget == 0; }
+    bool untested(std::size_t i) const {
+        return state(i) == StateStatus::untested && !planned.count(i);
     }
-    if (budget == 0)
-        return out;
-    auto full = [&] { return out.size() >= wanted || budget == 0; };
-    auto add = [&](std::size_t i, int repeats) {
+    // The measured points and those planned this round, in order.
+    std::vector<std::size_t> anchors() const {
+        std::vector<std::size_t> a;
+        for (std::size_t i = 0; i < n(); ++i)
+            if (state(i) == StateStatus::unknown || planned.count(i))
+                a.push_back(i);
+        return a;
+    }
+    void add(std::size_t i, int repeats) {
         if (full() || touched.count(i) || repeats <= 0)
             return;
         if (budget > 0 && repeats > budget)
             repeats = static_cast<int>(budget);
         out.push_back({i, repeats});
         touched.insert(i);
-        if (m_points[i].state == PointState::untested)
+        if (state(i) == StateStatus::untested)
             planned.insert(i);
         if (budget > 0)
             budget -= repeats;
-    };
-    const std::size_t n = m_points.size();
-    const int base = m_options.repeats;
-    // Coverage picks next to a broken date (pos, pick): the window may need another pick.
-    std::vector<std::pair<std::size_t, std::size_t>> fragile;
-    auto untested = [&](std::size_t i) {
-        return m_points[i].state == PointState::untested && !planned.count(i);
-    };
-
-    // 3. Refinement over consecutive ok points (ignoring points planned this round). With several
-    //    workers it goes before the coverage too: narrowing a change takes several rounds one
-    //    after the other, the coverage does not, so the narrowing is the critical path.
-    std::vector<std::pair<std::size_t, std::size_t>> narrowing; // changed intervals split now
-    // Over the pairs of neighbours (a, b) with min_gap < b - a <= max_gap.
-    auto refine = [&](std::size_t min_gap, std::size_t max_gap) {
-        std::vector<std::size_t> anchors;
-        for (std::size_t i = 0; i < n; ++i)
-            if (m_points[i].state == PointState::ok || planned.count(i))
-                anchors.push_back(i);
-        const auto cap = static_cast<std::size_t>(m_options.max_repeats);
-        auto more = [&](std::size_t i) { // double the values of i, up to the cap
-            const std::size_t have = m_points[i].values.size();
-            if (have < cap)
-                add(i, static_cast<int>(std::min(have, cap - have)));
-        };
-        for (std::size_t k = 0; k + 1 < anchors.size() && !full(); ++k) {
-            const std::size_t a = anchors[k], b = anchors[k + 1];
-            if (planned.count(a) || planned.count(b) || b - a <= min_gap || b - a > max_gap)
-                continue;
-            const PairTest t = compare(a, b);
-            if (t.relation == Relation::same)
-                continue;
-            const std::size_t na = m_points[a].values.size(), nb = m_points[b].values.size();
-            if (t.relation == Relation::unknown && (na < cap || nb < cap)) {
-                more(more_of_pair(a, b, hints));
-                continue;
-            }
-            // A change (or a pair still undecided at the cap): narrow it down.
-            std::vector<std::size_t> inside;
-            for (std::size_t c = a + 1; c < b; ++c)
-                if (untested(c))
-                    inside.push_back(c);
-            if (!inside.empty()) {
-                const double mid = (static_cast<double>(a) + static_cast<double>(b)) / 2;
-                std::size_t best = inside.front();
-                for (std::size_t c : inside)
-                    if (std::fabs(static_cast<double>(c) - mid) <
-                        std::fabs(static_cast<double>(best) - mid))
-                        best = c;
-                add(best, base);
-                narrowing.emplace_back(a, b);
-            }
-            if (m_options.strategy == SweepStrategy::bisect)
-                break; // one boundary only: the first changed interval
-        }
-    };
-
-    // F. The focus (the change detect reported) before anything else: its next point, then
-    //    splits of its interval for idle workers.
-    for (const auto& q : focus_requests(touched))
-        add(q.index, q.repeats);
-
-    // 0. Points measured with fewer values than asked (a sweep killed between two repeats).
-    for (std::size_t i = 0; i < n && !full(); ++i)
-        if (m_points[i].state == PointState::ok &&
-            m_points[i].values.size() < static_cast<std::size_t>(base))
-            add(i, base - static_cast<int>(m_points[i].values.size()));
-
-    // (Only intervals the coverage will not split: a longer one is compared once it is covered.)
-    const bool narrow_first = workers > 1 && m_options.strategy == SweepStrategy::adaptive;
-    const auto span = static_cast<std::size_t>(m_options.min_span);
-    if (narrow_first)
-        refine(0, span);
-    if (m_options.strategy == SweepStrategy::exhaustive) {
-        for (std::size_t i = 0; i < n && !full(); ++i)
-            if (untested(i))
-                add(i, base);
-    } else {
-        // 1. The ends (the first and last points not known to be broken).
-        std::size_t first = 0;
-        while (first < n && m_points[first].state == PointState::broken)
-            ++first;
-        std::size_t last = n;
-        while (last > 0 && m_points[last - 1].state == PointState::broken)
-            --last;
-        if (first < n && untested(first))
-            add(first, base);
-        if (last > 0 && last - 1 != first && untested(last - 1))
-            add(last - 1, base);
-        // 2. Coarse sampling (adaptive): no gap between sampled points longer than min_span, so a
-        //    level lasting min_span points always holds a sample (unless it is all broken).
-        if (m_options.strategy == SweepStrategy::adaptive) {
-            const auto s = static_cast<std::size_t>(m_options.min_span);
-            std::vector<std::size_t> anchors;
-            for (std::size_t i = 0; i < n; ++i)
-                if (m_points[i].state == PointState::ok || planned.count(i))
-                    anchors.push_back(i);
-            // The grid of picks: from each anchor, the farthest untested point within min_span.
-            // A pick is itself an anchor of the same grid, so measuring any subset of it first
-            // leaves the rest of the grid unchanged.
-            std::vector<std::size_t> grid;
-            for (std::size_t k = 0; k + 1 < anchors.size(); ++k) {
-                std::size_t pos = anchors[k];
-                const std::size_t b = anchors[k + 1];
-                while (b - pos > s) {
-                    std::size_t pick = n;
-                    for (std::size_t c = pos + s; c > pos; --c)
-                        if (untested(c)) {
-                            pick = c;
-                            break;
-                        }
-                    if (pick == n) {
-                        pos += s; // a broken stretch: continue past it
-                        continue;
-                    }
-                    grid.push_back(pick);
-                    for (std::size_t c = pick + 1; c <= pos + s && c < n; ++c)
-                        if (m_points[c].state == PointState::broken) {
-                            fragile.emplace_back(pos, pick);
-                            break;
-                        }
-                    pos = pick;
-                }
-            }
-            for (std::size_t pick : grid)
-                add(pick, base);
-            std::erase_if(fragile, [&](const auto& f) { return !touched.count(f.second); });
+    }
+    // Requests handed out earlier and not observed yet: never again, their runs off the budget.
+    void in_flight() {
+        for (const auto& q : hints.in_flight) {
+            touched.insert(q.index);
+            if (state(q.index) == StateStatus::untested)
+                planned.insert(q.index);
+            if (budget > 0)
+                budget = std::max(0L, budget - q.repeats);
         }
     }
+    void resume_short();
+    void ends();
+    void coverage();
+    bool refine_pair(std::size_t a, std::size_t b);
+    void refine(std::size_t min_gap, std::size_t max_gap);
+    void speculate();
+};
 
-    // 3. Refinement (see above; the short intervals are done when they went first).
-    refine(narrow_first ? span : 0, n);
+// 0. Points measured with fewer values than asked (a sweep killed between two repeats).
+void SweepPlan::Round::resume_short() {
+    for (std::size_t i = 0; i < n() && !full(); ++i)
+        if (state(i) == StateStatus::unknown &&
+            plan.m_points[i].values.size() < static_cast<std::size_t>(base()))
+            add(i, base() - static_cast<int>(plan.m_points[i].values.size()));
+}
 
-    // Without a round barrier, a changed interval split by a point still in flight is narrowed
-    // by the idle workers too (its split was handed out by an earlier call).
-    for (const auto& iv : split_in_flight(hints.in_flight))
-        narrowing.push_back(iv);
+// 1. The ends (the first and last points not known to be broken).
+void SweepPlan::Round::ends() {
+    std::size_t first = 0;
+    while (first < n() && state(first) == StateStatus::test_failed)
+        ++first;
+    std::size_t last = n();
+    while (last > 0 && state(last - 1) == StateStatus::test_failed)
+        --last;
+    if (first < n() && untested(first))
+        add(first, base());
+    if (last > 0 && last - 1 != first && untested(last - 1))
+        add(last - 1, base());
+}
 
-    // 4. Idle workers (parallel GPUs) speculate instead of waiting for the round: inside the
-    //    intervals being narrowed, the longest stretch of untested points between the points known
-    //    or planned gets its middle point, so both sides of the split planned above are measured
-    //    at once (three workers narrow a 7-day gap in one round). One worker never gets here.
-    // Coverage inside a broken stretch would walk it one date per round: idle workers take the
-    // next candidates of such a window at once.
-    for (bool added = true; m_options.speculate && added && !full();) {
+// 2. Coarse sampling (adaptive): no gap between sampled points longer than min_span, so a level
+//    lasting min_span points always holds a sample (unless it is all broken). The grid of picks:
+//    from each anchor, the farthest untested point within min_span. A pick is itself an anchor of
+//    the same grid, so measuring any subset of it first leaves the rest of the grid unchanged.
+void SweepPlan::Round::coverage() {
+    const auto s = static_cast<std::size_t>(plan.m_options.min_span);
+    const auto anchor = anchors();
+    std::vector<std::size_t> grid;
+    for (std::size_t k = 0; k + 1 < anchor.size(); ++k) {
+        std::size_t pos = anchor[k];
+        const std::size_t b = anchor[k + 1];
+        while (b - pos > s) {
+            std::size_t pick = n();
+            for (std::size_t c = pos + s; c > pos; --c)
+                if (untested(c)) {
+                    pick = c;
+                    break;
+                }
+            if (pick == n()) {
+                pos += s; // a broken stretch: continue past it
+                continue;
+            }
+            grid.push_back(pick);
+            for (std::size_t c = pick + 1; c <= pos + s && c < n(); ++c)
+                if (state(c) == StateStatus::test_failed) {
+                    fragile.emplace_back(pos, pick);
+                    break;
+                }
+            pos = pick;
+        }
+    }
+    for (std::size_t pick : grid)
+        add(pick, base());
+    std::erase_if(fragile, [&](const auto& f) { return !touched.count(f.second); });
+}
+
+// One pair of neighbours: more values when undecided, else (a change, or a pair still undecided
+// at the cap) the untested point nearest their middle. False: stop (bisect narrows one interval).
+bool SweepPlan::Round::refine_pair(std::size_t a, std::size_t b) {
+    const PairTest t = plan.compare(a, b);
+    if (t.relation == Relation::same)
+        return true;
+    const auto cap = static_cast<std::size_t>(plan.m_options.max_repeats);
+    const auto& va = plan.m_points[a].values;
+    const auto& vb = plan.m_points[b].values;
+    const std::size_t na = va.size(), nb = vb.size();
+    if (t.relation == Relation::unknown && (na < cap || nb < cap)) {
+        const std::size_t i = plan.more_of_pair(a, b, hints);
+        const std::size_t have = plan.m_points[i].values.size(); // double it, up to the cap
+        if (have < cap)
+            add(i, static_cast<int>(std::min(have, cap - have)));
+        return true;
+    }
+    std::vector<std::size_t> inside;
+    for (std::size_t c = a + 1; c < b; ++c)
+        if (untested(c))
+            inside.push_back(c);
+    if (!inside.empty()) {
+        const double mid = (static_cast<double>(a) + static_cast<double>(b)) / 2;
+        std::size_t best = inside.front();
+        for (std::size_t c : inside)
+            if (std::fabs(static_cast<double>(c) - mid) <
+                std::fabs(static_cast<double>(best) - mid))
+                best = c;
+        add(best, base());
+        narrowing.emplace_back(a, b);
+    }
+    return plan.m_options.strategy != SweepStrategy::bisect; // bisect: the first changed interval
+}
+
+// 3. Refinement over consecutive ok points (ignoring points planned this round), over the pairs
+//    of neighbours (a, b) with min_gap < b - a <= max_gap.
+void SweepPlan::Round::refine(std::size_t min_gap, std::size_t max_gap) {
+    const auto anchor = anchors();
+    for (std::size_t k = 0; k + 1 < anchor.size() && !full(); ++k) {
+        const std::size_t a = anchor[k], b = anchor[k + 1];
+        if (planned.count(a) || planned.count(b) || b - a <= min_gap || b - a > max_gap)
+            continue;
+        if (!refine_pair(a, b))
+            break;
+    }
+}
+
+// 4. Idle workers (parallel GPUs) speculate instead of waiting for the round. Coverage inside a
+//    broken stretch would walk it one date per round: idle workers take the next candidates of
+//    such a window at once. Inside the intervals being narrowed, the longest stretch of untested
+//    points between the points known or planned gets its middle point, so both sides of the split
+//    planned above are measured at once (three workers narrow a 7-day gap in one round).
+void SweepPlan::Round::speculate() {
+    for (bool added = true; added && !full();) {
         added = false;
         for (auto& [pos, pick] : fragile)
             for (std::size_t c = pick; c-- > pos + 1 && !full();)
                 if (untested(c)) {
-                    add(c, base);
+                    add(c, base());
                     pick = c;
                     added = true;
                     break;
                 }
     }
-    while (m_options.speculate && !full() && !narrowing.empty()) {
+    auto open = [&](std::size_t c) { return untested(c); };
+    while (!full() && !narrowing.empty()) {
         Stretch longest; // over every interval being narrowed
         for (const auto& [a, b] : narrowing) {
-            const Stretch st = longest_stretch(a, b, untested);
+            const Stretch st = plan.longest_stretch(a, b, open);
             if (st.len > longest.len)
                 longest = st;
         }
         if (longest.len == 0)
             break;
-        add(longest.middle(), base);
+        add(longest.middle(), base());
     }
-    return out;
+}
+
+std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints,
+                                               std::size_t limit) const {
+    if (budget_exhausted())
+        return {};
+    Round r(*this, hints);
+    r.budget = m_options.max_runs > 0 ? m_options.max_runs - m_runs : -1;
+    r.workers = limit > 0 ? limit : static_cast<std::size_t>(m_options.workers);
+    r.in_flight();
+    if (r.budget == 0)
+        return {};
+    // F. The focus (the change detect reported) before anything else: its next point, then
+    //    splits of its interval for idle workers.
+    for (const auto& q : focus_requests(r.touched))
+        r.add(q.index, q.repeats);
+    r.resume_short();
+    // With several workers the refinement of short intervals goes before the coverage too:
+    // narrowing a change takes several rounds one after the other, the coverage does not, so the
+    // narrowing is the critical path. (Only intervals the coverage will not split: a longer one
+    // is compared once it is covered.)
+    const bool narrow_first =
+        m_options.workers > 1 && m_options.strategy == SweepStrategy::adaptive;
+    const auto span = static_cast<std::size_t>(m_options.min_span);
+    if (narrow_first)
+        r.refine(0, span);
+    if (m_options.strategy == SweepStrategy::exhaustive) {
+        for (std::size_t i = 0; i < r.n() && !r.full(); ++i)
+            if (r.untested(i))
+                r.add(i, r.base());
+    } else {
+        r.ends();
+        if (m_options.strategy == SweepStrategy::adaptive)
+            r.coverage();
+    }
+    r.refine(narrow_first ? span : 0, r.n());
+    // Without a round barrier, a changed interval split by a point still in flight is narrowed
+    // by the idle workers too (its split was handed out by an earlier call).
+    for (const auto& iv : split_in_flight(hints.in_flight))
+        r.narrowing.push_back(iv);
+    if (m_options.speculate)
+        r.speculate();
+    return std::move(r.out);
 }
 
 SweepPlan::Stretch SweepPlan::longest_stretch(std::size_t a, std::size_t b,
@@ -600,7 +623,7 @@ std::size_t SweepPlan::more_of_pair(std::size_t a, std::size_t b,
         auto undecided_with = [&](std::size_t i, bool left) {
             for (std::size_t j = i; left ? j > 0 : j + 1 < m_points.size();) {
                 j = left ? j - 1 : j + 1;
-                if (m_points[j].state == PointState::ok)
+                if (m_points[j].state == StateStatus::unknown)
                     return (left ? compare(j, i) : compare(i, j)).relation == Relation::unknown;
             }
             return false;
@@ -635,7 +658,7 @@ std::vector<Boundary> SweepPlan::pass_fail_boundaries(const std::vector<std::siz
         bd.last_before = ok[k];
         bd.first_after = ok[k + 1];
         for (std::size_t i = bd.last_before + 1; i < bd.first_after; ++i) {
-            if (m_points[i].state == PointState::broken)
+            if (m_points[i].state == StateStatus::test_failed)
                 bd.broken_between.push_back(i);
             else
                 ++bd.untested_between;
@@ -658,7 +681,7 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
     r.reused_values = m_reused;
     r.exhaustive_runs = static_cast<long>(m_points.size()) * m_options.repeats;
     for (std::size_t i = 0; i < m_points.size(); ++i)
-        if (m_points[i].state == PointState::broken)
+        if (m_points[i].state == StateStatus::test_failed)
             r.skipped.push_back(i);
     r.complete = proposals().empty() && !budget_exhausted();
     if (!r.complete)
@@ -682,7 +705,7 @@ SweepResult SweepPlan::result(const std::string& stop_reason) const {
         bd.last_before = a;
         bd.first_after = b;
         for (std::size_t i = a + 1; i < b; ++i) {
-            if (m_points[i].state == PointState::broken)
+            if (m_points[i].state == StateStatus::test_failed)
                 bd.broken_between.push_back(i);
             else
                 ++bd.untested_between;

@@ -26,6 +26,13 @@ enum class SweepStrategy {
     bisect,     ///< ends, then refine only the first changed interval (one boundary)
 };
 
+/// The names of SweepStrategy.
+inline constexpr util::EnumName<SweepStrategy> k_strategy_names[] = {
+    {SweepStrategy::exhaustive, "exhaustive"},
+    {SweepStrategy::adaptive, "adaptive"},
+    {SweepStrategy::bisect, "bisect"},
+};
+
 /// "exhaustive" / "adaptive" / "bisect".
 std::string_view to_string(SweepStrategy s);
 /// Parse a strategy name; nullopt otherwise.
@@ -68,22 +75,17 @@ struct SweepOptions {
     std::optional<SweepFocus> focus;
 };
 
-/// What is known about one candidate point.
-enum class PointState {
-    untested, ///< never measured
-    ok,       ///< has values
-    broken,   ///< missing image, failed or timed out: skipped, never compared
-};
-
 /// One candidate point and its observations.
 struct SweepPoint {
-    std::string label;                       ///< e.g. "2023-08-24"
-    PointState state = PointState::untested; ///< see PointState
-    std::vector<double> values;              ///< every value observed (ok points)
-    Status status = Status::ok;              ///< last status (non-ok for broken points)
-    std::string reason;                      ///< why broken
-    std::string log;                         ///< log path of the last run, if any
-    bool reused = false;                     ///< values came from history, not from this sweep
+    std::string label; ///< e.g. "2023-08-24"
+    /// untested (never measured), unknown (has values) or test_failed (missing image, failed or
+    /// timed out: skipped, never compared; `status` says which).
+    StateStatus state = StateStatus::untested;
+    std::vector<double> values; ///< every value observed (ok points)
+    Status status = Status::ok; ///< last status (non-ok for broken points)
+    std::string reason;         ///< why broken
+    std::string log;            ///< log path of the last run, if any
+    bool reused = false;        ///< values came from history, not from this sweep
 };
 
 /// One proposal: measure point `index` for `repeats` more values.
@@ -106,19 +108,15 @@ struct ProposalHints {
 };
 
 /// A change of level between two measured points with no untested available point between them
-/// (when `narrowed`), possibly separated by broken points.
-struct Boundary {
+/// (when `untested_between` is 0), possibly separated by broken points; its p_value is the test
+/// of the two adjacent points.
+struct Boundary : LevelChange {
     std::size_t last_before = 0;             ///< last ok point at the old level
     std::size_t first_after = 0;             ///< first ok point at the new level
     std::vector<std::size_t> broken_between; ///< broken points between them (change is "somewhere")
     std::size_t untested_between = 0; ///< untested available points left between (0 = narrowed)
-    double old_level = 0;             ///< median level of the segment before
-    double new_level = 0;             ///< median level of the segment after
-    double relative_change = 0;       ///< (new - old) / |old|
-    double p_value = 1;               ///< test of the two adjacent points
-    ChangeKind kind = ChangeKind::unknown; ///< regression/improvement; unknown = undecided
-    PassFail runs_before; ///< pass/fail comparison: every run of the segment before
-    PassFail runs_after;  ///< pass/fail comparison: every run of the segment after
+    PassFail runs_before;             ///< pass/fail comparison: every run of the segment before
+    PassFail runs_after;              ///< pass/fail comparison: every run of the segment after
 };
 
 /// Everything the sweep knows, complete or not.
@@ -192,6 +190,7 @@ private:
     PairTest compare(std::size_t a, std::size_t b) const;
     std::vector<Boundary> pass_fail_boundaries(const std::vector<std::size_t>& ok) const;
     std::vector<std::size_t> ok_points() const;
+    struct Round;
     std::vector<SweepRequest> proposals(const ProposalHints& hints = {},
                                         std::size_t limit = 0) const;
     /// Where the focus stands: the interval (lo, hi) being narrowed and what it needs next.

@@ -3,7 +3,8 @@
 // the CLI, which hands it to every use case the same way: `run_x(options, adapters)`; the sweep
 // stages also get the instances their caller opened from it (app/instruments.hpp). Every member
 // is an interface (tests/support/fakes implements each in memory); none is optional. Text
-// formats (JSON) stay inside the adapters behind the reader ports, which speak core types.
+// formats (JSON) are not side effects: they are read by plain functions of the adapters layer
+// (adapters/json) at the edge, where the CLI reads a file, and the use cases get core types.
 
 #include "ports/actions_runner.hpp"
 #include "ports/clock.hpp"
@@ -11,10 +12,7 @@
 #include "ports/demo_world.hpp"
 #include "ports/files.hpp"
 #include "ports/history_store.hpp"
-#include "ports/issue_events.hpp"
 #include "ports/progress.hpp"
-#include "ports/record_format.hpp"
-#include "ports/result_reader.hpp"
 #include "ports/runner_config.hpp"
 #include "ports/secrets.hpp"
 #include "ports/source_repo.hpp"
@@ -23,19 +21,16 @@ namespace perfsweep::ports {
 
 /// Every port the commands may use.
 struct Adapters {
-    Files& files;                         ///< reading and atomic writing of files
-    Progress& progress;                   ///< progress lines for humans
-    Clock& clock;                         ///< now and sleep
-    ActionsRunner& actions;               ///< the GitHub Actions runner contract (no-ops outside)
-    HistoryStores& histories;             ///< opens --history stores
-    Runners& runners;                     ///< creates benchmark runners from a RunnerConfig
-    SourceRepos& repos;                   ///< opens source clones (hourly and commit stages)
-    CodeHosts& code_hosts;                ///< opens the code host (comments, issues)
-    Secrets& secrets;                     ///< credentials to hide from children and logs
-    const RecordFormat& records;          ///< measurement record text (--json, merge, import)
-    const IssueEventReader& issue_events; ///< issue-request event payloads
-    const ResultReader& results;          ///< result documents (report --input, --from-result)
-    DemoWorldMaker& demo_world;           ///< the offline demo's world
+    Files& files;               ///< reading and atomic writing of files
+    Progress& progress;         ///< progress lines for humans
+    Clock& clock;               ///< now and sleep
+    ActionsRunner& actions;     ///< the GitHub Actions runner contract (no-ops outside)
+    HistoryStores& histories;   ///< opens --history stores
+    Runners& runners;           ///< creates benchmark runners from a RunnerConfig
+    SourceRepos& repos;         ///< opens source clones (hourly and commit stages)
+    CodeHosts& code_hosts;      ///< opens the code host (comments, issues)
+    Secrets& secrets;           ///< credentials to hide from children and logs
+    DemoWorldMaker& demo_world; ///< the offline demo's world
 };
 
 } // namespace perfsweep::ports

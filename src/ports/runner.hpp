@@ -54,7 +54,8 @@ public:
 class PointRunner {
 public:
     virtual ~PointRunner() = default;
-    /// Measure every request; returns one measurement per request, in request order. Failures are
+    /// Measure every request; returns one measurement per request, in request order (with
+    /// RunnerConfig::metrics: one per request and metric, grouped by request). Failures are
     /// measurements with a non-ok status, never exceptions.
     virtual std::vector<core::Measurement>
     run_points(const std::vector<PointRequest>& requests) = 0;

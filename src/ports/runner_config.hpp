@@ -25,7 +25,12 @@ struct RunnerConfig {
     std::string metric = "MLUPS";  ///< metric name
     std::string metric_regex;      ///< empty: core::default_metric_regex(metric)
     std::string unit;              ///< empty: the metric name
-    std::string benchmark;         ///< empty: the test command text
+    std::string benchmark;         ///< empty: core::default_benchmark_name(test command)
+    std::string testbed;           ///< stored as runner["testbed"] when given (--testbed)
+    /// `run`: several metrics read from the same runs (--metric repeated, each with its default
+    /// regex, or `metric_regex` with a (?<name>...) group); each becomes its own measurement.
+    /// Empty: only `metric`.
+    std::vector<std::string> metrics;
     core::Direction direction = core::Direction::higher_is_better;
     std::string logs_dir = "perfsweep-logs"; ///< per-run logs go below it
     std::vector<std::string> mounts;         ///< docker -v / srun --container-mounts specs

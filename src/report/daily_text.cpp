@@ -35,7 +35,7 @@ std::string render_daily(const core::DailyResult& r) {
     t.right_align = {false, true, true, true, false};
     for (const auto& p : s.points) {
         std::vector<std::string> row{p.label, "", "", "", ""};
-        if (p.state == core::PointState::ok) {
+        if (p.state == core::StateStatus::unknown) {
             const auto sum = core::summarize(p.values);
             row[1] = num(sum.median);
             row[2] = num(sum.stddev, 2);
@@ -46,7 +46,7 @@ std::string render_daily(const core::DailyResult& r) {
             }
             row[3] = std::to_string(p.values.size());
             row[4] = p.reused ? "ok (history)" : "ok";
-        } else if (p.state == core::PointState::broken) {
+        } else if (p.state == core::StateStatus::test_failed) {
             row[4] = std::string(core::to_string(p.status)) + ": " + p.reason;
         } else
             row[4] = "-";
@@ -74,7 +74,7 @@ std::string render_daily(const core::DailyResult& r) {
                                                                 : s.points.size() - 1;
             std::vector<double> before, after;
             for (std::size_t i = lo; i <= hi; ++i)
-                if (s.points[i].state == core::PointState::ok &&
+                if (s.points[i].state == core::StateStatus::unknown &&
                     (i <= b.last_before || i >= b.first_after))
                     (i <= b.last_before ? before : after)
                         .insert((i <= b.last_before ? before : after).end(),

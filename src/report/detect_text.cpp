@@ -7,7 +7,6 @@
 
 namespace perfsweep::report {
 
-namespace {
 std::string level_number(double v) {
     const double a = std::fabs(v);
     return util::format_fixed(v, a >= 1000 ? 1 : (a >= 10 ? 2 : (a >= 0.1 ? 4 : 6)));
@@ -17,6 +16,8 @@ std::string signed_percent(double r) {
         return r > 0 ? "+inf" : "-inf";
     return (r >= 0 ? "+" : "") + util::format_fixed(100 * r, 2) + "%";
 }
+
+namespace {
 std::string pval(double p) {
     if (p < 1e-6)
         return "<1e-6";
@@ -26,9 +27,11 @@ std::string pval(double p) {
 
 std::string render_detect_text(const core::DetectResult& r) {
     std::string out;
-    std::string name = r.metric;
+    std::string name = r.metric.empty() ? std::string("detect") : r.metric;
     if (!r.benchmark.empty())
         name = r.benchmark + " / " + r.metric;
+    if (!r.testbed.empty())
+        name += " on " + r.testbed;
     out += name + " (" + std::string(core::to_string(r.direction)) + " is better" +
            (r.unit.empty() ? "" : ", unit " + r.unit) +
            "): " + std::string(core::to_string(r.verdict)) + "\n";

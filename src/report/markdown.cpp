@@ -3,6 +3,7 @@
 #include "core/commit_text.hpp"
 #include "core/environment.hpp"
 #include "core/exit_code.hpp"
+#include "core/narrow.hpp"
 #include "core/range_verdict.hpp"
 #include "core/stats.hpp"
 #include "report/log_excerpt.hpp"
@@ -169,10 +170,7 @@ bool has_window(const core::HourlyResult& h) {
 }
 
 const core::ChangePoint* latest_change_point(const core::DetectResult& d) {
-    for (auto it = d.change_points.rbegin(); it != d.change_points.rend(); ++it)
-        if (it->kind == core::ChangeKind::regression)
-            return &*it;
-    return nullptr;
+    return core::latest_regression_of(d.change_points);
 }
 
 View make_view(const core::ResultDocument& doc) {
@@ -676,7 +674,7 @@ std::string daily_points_section(const View& v, const core::DailyResult& d, cons
         std::vector<std::string> labels;
         std::vector<double> values;
         for (const auto& p : pts)
-            if (p.state == core::PointState::ok && !p.values.empty()) {
+            if (p.state == core::StateStatus::unknown && !p.values.empty()) {
                 labels.push_back(p.label);
                 values.push_back(chart_value(v, p.values));
             }
@@ -695,8 +693,8 @@ std::string daily_points_section(const View& v, const core::DailyResult& d, cons
         rows.push_back(
             {escape_markdown(p.label), value_cell(v, p.values), spread_cell(v, p.values),
              std::to_string(p.values.size()),
-             escape_markdown(p.state == core::PointState::untested ? std::string_view("untested")
-                                                                   : core::to_string(p.status)),
+             escape_markdown(p.state == core::StateStatus::untested ? std::string_view("untested")
+                                                                    : core::to_string(p.status)),
              escape_markdown(p.log)});
     out += table({"nightly", value_heading(v), "± sd", "repeats", "status", "log"}, rows,
                  heading + " table", lim.rows, fold);
@@ -742,7 +740,7 @@ std::string skipped_section(const View& v, const Limits& lim, std::size_t fold) 
             rows.push_back({escape_markdown(f.label), "failed", escape_markdown(f.reason), ""});
     for (const auto* d : v.daily)
         for (const auto& p : d->sweep.points)
-            if (p.state == core::PointState::broken)
+            if (p.state == core::StateStatus::test_failed)
                 rows.push_back({escape_markdown(p.label),
                                 escape_markdown(core::to_string(p.status)),
                                 escape_markdown(p.reason), escape_markdown(p.log)});

@@ -27,8 +27,15 @@ std::string one_line(std::string s) {
 
 std::string render_points(const std::vector<core::Measurement>& points) {
     TextTable t;
+    bool several = false; // several metrics of one run: a column names each
+    for (const auto& m : points)
+        several = several || m.metric != points.front().metric;
     t.header = {"label", "values", "median ± sd", "status", "log"};
     t.right_align = {false, false, true, false, false};
+    if (several) {
+        t.header.insert(t.header.begin() + 1, "metric");
+        t.right_align.insert(t.right_align.begin() + 1, false);
+    }
     for (const auto& m : points) {
         std::string values, centre = "-";
         for (double v : m.values)
@@ -44,6 +51,8 @@ std::string render_points(const std::vector<core::Measurement>& points) {
             status += " (" + one_line(m.reason) + ")";
         t.rows.push_back({one_line(m.label), values.empty() ? "-" : values, centre, status,
                           m.log.empty() ? "-" : one_line(m.log)});
+        if (several)
+            t.rows.back().insert(t.rows.back().begin() + 1, one_line(m.metric));
     }
     return render_text(t);
 }

@@ -73,9 +73,10 @@ std::string_view mode_name(bool exit_code) {
 }
 
 void detect_fields(JsonWriter& w, const core::DetectResult& r) {
-    w.member("benchmark", r.benchmark)
-        .member("metric", r.metric)
-        .member("unit", r.unit)
+    w.member("benchmark", r.benchmark).member("metric", r.metric);
+    if (!r.testbed.empty())
+        w.member("testbed", r.testbed);
+    w.member("unit", r.unit)
         .member("direction", core::to_string(r.direction))
         .member("mode", mode_name(r.failure_rates))
         .member("verdict", core::to_string(r.verdict))
@@ -147,8 +148,8 @@ void daily_fields(JsonWriter& w, const core::DailyResult& r) {
     for (std::size_t i = 0; i < s.points.size(); ++i) {
         const auto& p = s.points[i];
         w.begin_object().member("label", p.label);
-        w.member("status", p.state == core::PointState::untested ? std::string_view("untested")
-                                                                 : core::to_string(p.status));
+        w.member("status", p.state == core::StateStatus::untested ? std::string_view("untested")
+                                                                  : core::to_string(p.status));
         doubles(w, "values", p.values);
         if (has_records(i)) { // exit-code mode: every run's status, in run order
             std::vector<int> codes;
@@ -347,6 +348,34 @@ std::string render_json(const core::ResultDocument& doc) {
                 investigation_fields(w, r);
         },
         doc);
+    w.end_object();
+    return w.text() + "\n";
+}
+
+std::string render_series_json(const std::vector<core::SeriesDetect>& series) {
+    JsonWriter w;
+    w.begin_object()
+        .member("kind", "detect-series")
+        .member("format_version", core::k_result_format_version)
+        .member("verdict", core::to_string(core::worst_verdict(series)))
+        .member("series_count", series.size());
+    w.key("verdicts").begin_object();
+    for (auto v : {core::Verdict::regression, core::Verdict::improvement,
+                   core::Verdict::no_regression, core::Verdict::inconclusive}) {
+        std::size_t n = 0;
+        for (const auto& s : series)
+            n += s.result.verdict == v ? 1 : 0;
+        w.member(core::to_string(v), n);
+    }
+    w.end_object();
+    objects(w, "series", series, [](JsonWriter& o, const core::SeriesDetect& s) {
+        o.member("name", core::to_string(s.key));
+        strings(o, "notes", s.notes);
+        core::DetectResult r = s.result;
+        r.benchmark = s.key.benchmark;
+        r.testbed = s.key.testbed;
+        detect_fields(o, r);
+    });
     w.end_object();
     return w.text() + "\n";
 }

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace perfsweep::util {
@@ -177,6 +178,19 @@ std::string sanitize_utf8(std::string_view s) {
             i += n;
         }
     }
+    return out;
+}
+
+std::string short_hash(std::string_view text) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    static const char* const k_hex = "0123456789abcdef";
+    std::string out(12, '0');
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = k_hex[(h >> (60 - 4 * i)) & 0xf];
     return out;
 }
 

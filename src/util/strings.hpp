@@ -32,4 +32,8 @@ std::string sanitize_utf8(std::string_view s);
 /// Remove ANSI terminal escape sequences (colours, cursor moves) from `s`.
 std::string strip_ansi(std::string_view s);
 
+/// A short, stable digest of `text`: 12 lowercase hex digits of its 64-bit FNV-1a hash (names a
+/// directory after what it holds; not a security measure).
+std::string short_hash(std::string_view text);
+
 } // namespace perfsweep::util

@@ -72,6 +72,17 @@ CivilDate add_days(CivilDate d, std::int64_t n) {
     return civil_from_days(days_from_civil(d) + n);
 }
 
+std::optional<Day> parse_day(std::string_view s) {
+    const auto d = parse_date(s);
+    if (!d)
+        return std::nullopt;
+    return Day{std::chrono::days{days_from_civil(*d)}};
+}
+
+std::string format_day(Day d) {
+    return format_date(civil_from_days(d.time_since_epoch().count()));
+}
+
 std::optional<UnixSeconds> parse_iso8601(std::string_view s, std::string* why) {
     auto fail = [&](const char* reason) -> std::optional<UnixSeconds> {
         if (why)

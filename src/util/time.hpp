@@ -1,6 +1,7 @@
 #pragma once
 // Calendar and UTC time helpers (pure; no clock access).
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,23 @@ std::optional<CivilDate> parse_date(std::string_view s);
 std::string format_date(CivilDate d);
 /// `d` moved by `n` days (negative moves back).
 CivilDate add_days(CivilDate d, std::int64_t n);
+
+/// A calendar day (UTC) as std::chrono counts it.
+using Day = std::chrono::sys_days;
+/// A UTC time to the second as std::chrono counts it.
+using Time = std::chrono::sys_seconds;
+/// Parse "YYYY-MM-DD" into a day; nullopt unless it is a real calendar date.
+std::optional<Day> parse_day(std::string_view s);
+/// Format `d` as "YYYY-MM-DD".
+std::string format_day(Day d);
+/// `t` in seconds since 1970-01-01T00:00:00Z.
+constexpr UnixSeconds unix_seconds(Time t) {
+    return t.time_since_epoch().count();
+}
+/// The time `t` seconds after 1970-01-01T00:00:00Z.
+constexpr Time time_at(UnixSeconds t) {
+    return Time{std::chrono::seconds{t}};
+}
 
 /// Parse ISO 8601 "YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM|±HHMM)" into UTC seconds. A time without a
 /// zone is refused (nullopt, with `why` set) because it would be ambiguous.

@@ -94,6 +94,12 @@ runs:
         mkdir -p "$(dirname "$WHERE")/../temp/c" && echo kept > "$(dirname "$WHERE")/../temp/c/f"
         echo "greeting=hello $WHO" >> "$GITHUB_OUTPUT"
         echo "FROM_ACTION=1" >> "$GITHUB_ENV"
+    - id: save
+      if: always()
+      uses: actions/cache/save@v4
+      with:
+        path: ${{ inputs.path }}
+        key: k-2
 """)
     wf = wr.check_workflows.plain(wr.check_workflows.load("""name: w
 on: push
@@ -127,9 +133,16 @@ jobs:
     check(steps["b"]["outputs"].get("env") == "1", "GITHUB_ENV from a composite step persists")
     check(status == "failure" and steps["d"]["outcome"] == "skipped", "a failed step skips the rest")
     check(steps["e"]["outputs"].get("ran") == "yes", "failure() runs after a failure")
-    check(os.path.isdir(os.path.join(store, "k-1")), "the cache is saved after the job")
+    # actions/cache's post step saves only when the job succeeded (this one failed);
+    # actions/cache/save saves when its step runs
+    check(not os.path.isdir(os.path.join(store, "k-1")), "actions/cache saved after a failed job")
+    check(os.path.isdir(os.path.join(store, "k-2")), "actions/cache/save did not save")
+    wf["jobs"]["j"]["steps"] = [s for s in wf["jobs"]["j"]["steps"] if s.get("id") not in ("c", "d")]
+    status, steps = job().run(wf, "j")
+    check(status == "success" and os.path.isdir(os.path.join(store, "k-1")),
+          "the cache is saved after a successful job")
     _, steps = job().run(wf, "j")
-    check(steps["a"]["outputs"].get("hit") == "true", "second run: cache hit")
+    check(steps["a"]["outputs"].get("hit") == "true", "third run: cache hit")
     bad = wr.check_workflows.plain(wr.check_workflows.load(
         "name: w\non: push\npermissions: {}\njobs:\n  j:\n    runs-on: x\n    env:\n"
         "      X: ${{ runner.temp }}\n    steps:\n      - run: 'true'\n"))

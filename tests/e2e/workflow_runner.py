@@ -89,9 +89,9 @@ def truthy(v):
 def equal(a, b):
     if isinstance(a, str) and isinstance(b, str):
         return a.lower() == b.lower()  # GitHub compares strings ignoring case
-    if type(a) is type(b) or a is None or b is None:
+    if type(a) is type(b):
         return a == b
-    return to_num(a) == to_num(b)
+    return to_num(a) == to_num(b)  # GitHub's loose equality: null is 0, '' is 0 (null == '')
 
 
 class Expr:
@@ -284,11 +284,13 @@ class Job:
                  actions=None):
         self.github, self.runner, self.base_env = github, runner, dict(base_env)
         self.actions = dict(actions or {})
+        self.action_refs = {}  # action directory -> the `uses:` that named it
         self.checkout, self.cache_store, self.secrets = checkout, cache_store, secrets or {}
         self.log = log
         self.env = {}
         self.extra_path = []
-        self.post = []  # actions/cache saves, run after the job
+        self.post = []  # actions/cache saves, run after the job (when it succeeded)
+        self.saved = []  # entries actions/cache/save wrote
         self.summary = []
         self.status = "success"
         self.stdout = []
@@ -297,6 +299,10 @@ class Job:
         gh = dict(self.github)
         if action_path:
             gh["action_path"] = action_path
+            # github.action_repository / action_ref: the `uses: OWNER/NAME@REF` that named the
+            # action ("" for a local `uses: ./path`), as the runner sets them inside an action
+            used = self.action_refs.get(action_path, "")
+            gh["action_repository"], _, gh["action_ref"] = used.partition("@")
         return {"github": gh, "runner": self.runner, "env": dict(self.env), "steps": steps,
                 "inputs": inputs or {}, "secrets": self.secrets, "job": {"status": self.status},
                 "needs": {}, "strategy": {}, "matrix": {}, "vars": {}}
@@ -381,24 +387,45 @@ class Job:
             return 0, {}
         if ref.startswith("actions/cache@"):
             return self.cache(with_)
+        if ref.startswith("actions/cache/restore@"):
+            return self.cache(with_, save_after_job=False)
+        if ref.startswith("actions/cache/save@"):
+            return self.cache_save(with_)
         if ref.startswith("./"):
             return self.composite(os.path.join(self.github["workspace"], ref[2:]), with_)
         if ref in self.actions:
+            self.action_refs[self.actions[ref]] = ref
             return self.composite(self.actions[ref], with_)
         raise WorkflowError(f"uses: {ref}: no stand-in for this action")
 
-    def cache(self, with_):
+    def cache_entry(self, with_, what):
         key, path = with_.get("key", ""), with_.get("path", "")
         if not key or not path or "\n" in path.strip():
-            raise WorkflowError("actions/cache: one path and a key are needed here")
-        entry = os.path.join(self.cache_store, re.sub(r"[^A-Za-z0-9._-]", "_", key))
+            raise WorkflowError(f"{what}: one path and a key are needed here")
+        return path, os.path.join(self.cache_store, re.sub(r"[^A-Za-z0-9._-]", "_", key))
+
+    def cache(self, with_, save_after_job=True):
+        """actions/cache (restore now, save in the post step when the job succeeded) and
+        actions/cache/restore (restore only)."""
+        path, entry = self.cache_entry(with_, "actions/cache")
         if os.path.isdir(entry):
             if os.path.exists(path):
                 shutil.rmtree(path)
             shutil.copytree(entry, path, symlinks=True)
-            return 0, {"cache-hit": "true"}
-        self.post.append((path, entry))
+            return 0, {"cache-hit": "true", "cache-matched-key": with_["key"]}
+        if save_after_job:
+            self.post.append((path, entry))
         return 0, {"cache-hit": "false"}
+
+    def cache_save(self, with_):
+        """actions/cache/save: saves now (an existing key is kept: caches are immutable)."""
+        path, entry = self.cache_entry(with_, "actions/cache/save")
+        if not os.path.isdir(path):
+            raise WorkflowError(f"actions/cache/save: path {path} does not exist")
+        if not os.path.exists(entry):
+            shutil.copytree(path, entry, symlinks=True)
+        self.saved.append(entry)
+        return 0, {}
 
     def composite(self, path, with_):
         yml = os.path.join(path, "action.yml")
@@ -432,7 +459,7 @@ class Job:
         for k, v in (job.get("env") or {}).items():
             self.env[k] = substitute(v, self.contexts({}), JOB_ENV)
         steps = self.run_steps(job["steps"])
-        for path, entry in self.post:  # actions/cache's post step: save what was missing
-            if os.path.isdir(path) and not os.path.exists(entry):
+        for path, entry in self.post:  # actions/cache's post step: saves only on success
+            if self.status == "success" and os.path.isdir(path) and not os.path.exists(entry):
                 shutil.copytree(path, entry, symlinks=True)
         return self.status, steps

@@ -64,27 +64,6 @@ struct NoSecrets final : ports::Secrets {
     void protect_env(const std::string&) override { unused(); }
     std::vector<std::string> values() override { unused(); }
 };
-struct NoRecords final : ports::RecordFormat {
-    std::string record_line(const core::Measurement&) const override { unused(); }
-    std::vector<core::Measurement> read_records(const std::string&,
-                                                const std::string&) const override {
-        unused();
-    }
-    std::vector<core::Measurement> read_import(const std::string&, const std::string&,
-                                               core::ImportFormat,
-                                               const core::ImportDefaults&) const override {
-        unused();
-    }
-};
-struct NoEvents final : ports::IssueEventReader {
-    core::IssueEvent read(const std::string&, const std::string&,
-                          const std::string&) const override {
-        unused();
-    }
-};
-struct NoResults final : ports::ResultReader {
-    core::ResultDocument read(std::string_view, const std::string&) const override { unused(); }
-};
 struct NoDemo final : ports::DemoWorldMaker {
     ports::DemoWorld create(const std::string&) override { unused(); }
 };
@@ -124,12 +103,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static NoRepos repos;
     static NoHosts hosts;
     static NoSecrets secrets;
-    static const NoRecords records{};
-    static const NoEvents events{};
-    static const NoResults results{};
     static NoDemo demo;
-    ports::Adapters adapters{files, progress, clock,   actions, histories, runners, repos,
-                             hosts, secrets,  records, events,  results,   demo};
+    ports::Adapters adapters{files,   progress, clock, actions, histories,
+                             runners, repos,    hosts, secrets, demo};
     // CLI11 and perfsweep print their messages on stdout/stderr: silence them per input.
     std::fflush(stdout);
     std::fflush(stderr);

@@ -115,14 +115,18 @@ TEST_CASE("CLI validation: the refusals of issue 18.10 exit 2 with a clear messa
     }
 }
 
-TEST_CASE("detect on a missing or empty history is inconclusive: exit 4", "[cli][options]") {
+TEST_CASE("detect: a missing history file is an error (exit 2), an empty one inconclusive (4)",
+          "[cli][options]") {
     using test::run_perfsweep;
     test::TempDir dir;
     const auto h = dir.file("h.jsonl");
     auto r = run_perfsweep({"detect", "--history", h});
+    CHECK(r.exit_code == 2); // a mistyped path, far more often than a first night
+    CHECK(r.err.find("h.jsonl' does not exist") != std::string::npos);
+    test::write_file(h, "");
+    r = run_perfsweep({"detect", "--history", h});
     CHECK(r.exit_code == 4);
     CHECK(r.out.find("no measurements yet") != std::string::npos);
-    test::write_file(h, "");
     r = run_perfsweep({"detect", "--history", h, "--json"});
     CHECK(r.exit_code == 4);
     CHECK(r.out.find("\"inconclusive\"") != std::string::npos);

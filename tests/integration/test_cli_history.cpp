@@ -57,10 +57,12 @@ TEST_CASE("record --value and --benchmark-output append to the history", "[cli][
                              "--benchmark-output", "-", "--match", "last"},
                             {}, "MLUPS: 1\nMLUPS: 2\n");
     REQUIRE(r.exit_code == 0);
+    // An output without the metric is kept as a failed point, and the command fails loudly.
     r = test::run_perfsweep({"record", "--history", h, "--metric", "MLUPS", "--label", "2023-08-27",
                              "--benchmark-output", "-"},
                             {}, "Traceback (most recent call last):\n");
-    REQUIRE(r.exit_code == 0);
+    REQUIRE(r.exit_code == 4);
+    CHECK_THAT(r.err, Catch::Contains("no value of MLUPS for point '2023-08-27'"));
     const auto text = test::read_file(h);
     CHECK_THAT(text, Catch::Contains("\"values\":[577.3,577.1]"));
     CHECK_THAT(text, Catch::Contains("\"jax\":\"abc123\""));
@@ -128,14 +130,15 @@ TEST_CASE("import then detect on the history, with JSON output and exit codes", 
     CHECK(std::string(d["change_points"][0]["first_after"].GetString()) == "p120");
     // The same history in lower-is-better terms is an improvement (exit 5).
     CHECK(test::run_perfsweep({"detect", "--history", h, "--direction", "lower"}).exit_code == 5);
-    // A second metric makes the selection ambiguous until --metric picks one.
+    // A second metric: without a selector every series is checked in one table, exit the worst.
     test::write_file(dir.file("flat.csv"), csv(30, 10, 0, 0));
     REQUIRE(test::run_perfsweep({"import", "--history", h, "--metric", "GB/s", "--benchmark", "xlb",
                                  dir.file("flat.csv")})
                 .exit_code == 0);
     r = test::run_perfsweep({"detect", "--history", h});
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Catch::Contains("--metric 'GB/s'") && Catch::Contains("--metric 'MLUPS'"));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("2 series: 1 regression, 1 no_regression") &&
+                          Catch::Contains("xlb · GB/s") && Catch::Contains("xlb · MLUPS"));
     r = test::run_perfsweep({"detect", "--history", h, "--metric", "GB/s"});
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("no_regression"));

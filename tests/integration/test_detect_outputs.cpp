@@ -55,13 +55,13 @@ TEST_CASE("detect writes its step outputs inside GitHub Actions", "[cli][detect]
     CHECK_THAT(o, Catch::Contains("relative-change=-0.069"));
     CHECK_THAT(o, Catch::Contains("last-good=p119\n"));
     CHECK_THAT(o, Catch::Contains("first-bad=p120\n"));
-    // A healthy series: the verdict only (no change point, nothing else to say).
+    // A healthy series: the verdict and the counts (no change point, nothing else to say).
     const auto flat = history(dir, series(30, 577.3, 0, 0), "lower");
     test::write_file(out, "");
     r = test::run_perfsweep({"detect", "--history", flat},
                             {"GITHUB_ACTIONS=true", "GITHUB_OUTPUT=" + out});
     CHECK(r.exit_code == 0);
-    CHECK(test::read_file(out) == "verdict=no_regression\n");
+    CHECK(test::read_file(out) == "regressions=0\nseries=1\nverdict=no_regression\n");
     // Outside Actions nothing is written.
     test::write_file(out, "");
     r = test::run_perfsweep({"detect", "--history", h},

@@ -101,14 +101,13 @@ TEST_CASE("investigate measures nothing twice: history dates, the recorded night
     w.repos.add(xla());
     JsonlHistories histories;
     adapters::LocalFiles files;
-    ports::Adapters a{files,          w.progress, w.clock,      w.actions, histories,
-                      w.runners,      w.repos,    w.code_hosts, w.secrets, w.records,
-                      w.issue_events, w.results,  w.demo_world};
+    ports::Adapters a{files,     w.progress, w.clock,      w.actions, histories,
+                      w.runners, w.repos,    w.code_hosts, w.secrets, w.demo_world};
     const auto& log = w.runners.log;
 
     app::InvestigateOptions o; // the planners' defaults
     o.history = history_path;
-    o.record_date = day(9);
+    o.record = app::RecordNight{false, *util::parse_day(day(9))};
     o.daily_runner.test_command = "bench";
     o.daily_runner.benchmark = "bench";
     o.daily_runner.metric = "MLUPS";

@@ -4,6 +4,7 @@
 // field added or removed on one side only fails here.
 
 #include "adapters/json/measurement_json.hpp"
+#include "report/compare_text.hpp"
 #include "report/result_json.hpp"
 #include "support/json_doc.hpp"
 #include "support/result_samples.hpp"
@@ -122,6 +123,7 @@ Paths embedded(const Paths& section, const std::string& prefix) {
 core::DetectResult full_detect() {
     auto d = test::sample_detect("2023-08-24", "2023-08-26");
     d.outliers = {"2023-08-15"};
+    d.testbed = "H100 80GB HBM3";
     return d;
 }
 
@@ -171,6 +173,23 @@ TEST_CASE("the JSON reference (docs/json.md) lists exactly the fields the writer
     SECTION("detect") {
         const auto& want = doc.at("detect");
         check_same("detect", written_paths({render(full_detect())}, want), want);
+    }
+    SECTION("detect-series and compare") {
+        Paths want = doc.at("detect-series");
+        for (const auto& p : embedded(doc.at("detect"), "series[]"))
+            want.insert(p);
+        core::SeriesDetect s{{"lbm", "MLUPS", "H100 80GB HBM3"}, {"a note"}, full_detect()};
+        check_same("detect-series", written_paths({report::render_series_json({s, s})}, want),
+                   want);
+        report::CompareReport c;
+        c.verdict = "regression";
+        c.base_source = "interleaved runs";
+        report::CompareRow row;
+        row.key = {"lbm", "MLUPS", "H100 80GB HBM3"};
+        row.estimate = {-0.03, -0.04, -0.02, 0.005, 6, 5};
+        c.rows = {row};
+        check_same("compare", written_paths({report::render_compare_json(c)}, doc.at("compare")),
+                   doc.at("compare"));
     }
     SECTION("daily, metric and exit-code mode") {
         const auto& want = doc.at("daily");

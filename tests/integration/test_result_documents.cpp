@@ -103,6 +103,7 @@ TEST_CASE("detect JSON carries the documented fields", "[result-json][detect]") 
     c.new_level = 537;
     c.relative_change = -0.07;
     c.p_value = 1e-9;
+    c.kind = core::ChangeKind::regression;
     r.change_points.push_back(c);
     r.failed.push_back({"2023-08-16", "failed: Traceback"});
     const auto d = test::parse_json_object(report::render_json(r));

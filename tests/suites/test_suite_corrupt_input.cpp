@@ -387,7 +387,7 @@ TEST_CASE("corrupt input: every case is a clear error or a documented skip, hist
         {"config: broken section",
          {"--config", f("section.toml"), "daily", "--to", "2023-08-03", "--test", ok_sh},
          2,
-         {"[daily", "section.toml"}},
+         {"section.toml:1:", "TOML"}},
         {"config: impossible date",
          {"--config", f("date.toml"), "daily", "--to", "2023-08-03", "--test", ok_sh},
          2,

@@ -195,6 +195,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
     Totals t;
     const auto& H = sb.hostile;
     const std::set<std::string> none;
+    const std::set<std::string> point_keys = {"points", "failed-points"}; // run and record
     const std::string bench = sb.dir.file("bench.sh");
     // The benchmark prints every hostile string on stdout and stderr, then its metric.
     std::string script = "#!/bin/sh\n";
@@ -236,7 +237,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
             auto r = run_perfsweep(args, sb.env());
             INFO("run label #" << i << " json=" << json << "\n" << r.err.substr(0, 2000));
             CHECK((r.exit_code == 0 || r.exit_code == 2));
-            audit(sb, t, "run label #" + std::to_string(i), r, none);
+            audit(sb, t, "run label #" + std::to_string(i), r, point_keys);
         }
     }
     // 2. record from a hostile output file with a hostile label and reason; 3. detect over the
@@ -250,7 +251,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
                                sb.env());
         INFO("record #" << i << " " << r.err.substr(0, 2000));
         CHECK((r.exit_code == 0 || r.exit_code == 2));
-        audit(sb, t, "record #" + std::to_string(i), r, none);
+        audit(sb, t, "record #" + std::to_string(i), r, point_keys);
     }
     for (const char* fmt : {"", "--json"}) {
         std::vector<std::string> args = {"detect", "--history", history};
@@ -258,7 +259,8 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
             args.push_back(fmt);
         auto r = run_perfsweep(args, sb.env());
         CHECK(r.exit_code != 3);
-        audit(sb, t, std::string("detect ") + fmt, r, none);
+        audit(sb, t, std::string("detect ") + fmt, r,
+              {"verdict", "relative-change", "last-good", "first-bad", "series", "regressions"});
     }
     // 4. hostile flag values that are refused: the error message quotes them.
     for (std::size_t i = 0; i < H.size(); ++i) {
@@ -396,7 +398,7 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
                                    sb.env(denv));
             INFO("docker image #" << i << ": " << r.err.substr(0, 1500));
             CHECK((r.exit_code == 0 || r.exit_code == 2 || r.exit_code == 4));
-            audit(sb, t, "docker image #" + std::to_string(i), r, none);
+            audit(sb, t, "docker image #" + std::to_string(i), r, point_keys);
             // Exactly one argv word of some docker call equals the expanded image.
             bool found = false;
             if (fs::exists(calls))
@@ -445,7 +447,7 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
                                 "--image", H[static_cast<std::size_t>(d) % H.size()]},
                                sb.env());
         REQUIRE(r.exit_code == 0);
-        audit(sb, t, "record " + day, r, {});
+        audit(sb, t, "record " + day, r, {"points", "failed-points"});
     }
     const std::set<std::string> investigate_keys = {
         "verdict",     "relative-change", "last-good",   "first-bad", "window",          "culprit",
@@ -574,10 +576,12 @@ TEST_CASE("injection: GitHub comments, the pipeline, issue requests and the acti
                 run_command({"bash", std::string(PERFSWEEP_SOURCE_DIR) + "/action/run.sh"}, env);
             INFO(mode << " #" << i << ": " << r.err.substr(0, 1000));
             CHECK(r.exit_code != 127);
-            // detect also publishes its verdict and window ends (action.yml's outputs).
+            // detect also publishes its verdict, window ends and series counts, run its points
+            // (action.yml's outputs).
             audit(sb, t, "action " + mode + " #" + std::to_string(i), r,
-                  {"exit-code", "verdict", "relative-change", "last-good", "first-bad"}, {},
-                  {"ghs_secret"});
+                  {"exit-code", "verdict", "relative-change", "last-good", "first-bad", "series",
+                   "regressions", "points", "failed-points"},
+                  {}, {"ghs_secret"});
         }
     }
 

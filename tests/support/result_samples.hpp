@@ -47,13 +47,13 @@ inline core::DailyResult sample_daily(const std::vector<std::string>& days, std:
         p.label = days[i];
         std::vector<core::Measurement> records;
         if (i == good + 1 && good + 1 < bad) {
-            p.state = core::PointState::broken;
+            p.state = core::StateStatus::test_failed;
             p.status = core::Status::missing;
             p.reason = "manifest unknown: nightly-" + days[i];
         } else if (i + 1 == days.size() && i != bad) {
-            p.state = core::PointState::untested;
+            p.state = core::StateStatus::untested;
         } else {
-            p.state = core::PointState::ok;
+            p.state = core::StateStatus::unknown;
             const double level = i <= good ? before : after;
             p.values = {level, level + 0.4, level - 0.3};
             p.log = days[i] + ".log";
@@ -69,7 +69,7 @@ inline core::DailyResult sample_daily(const std::vector<std::string>& days, std:
         d.measurements.push_back(records);
     }
     for (std::size_t i = 0; i < d.sweep.points.size(); ++i)
-        if (d.sweep.points[i].state == core::PointState::broken)
+        if (d.sweep.points[i].state == core::StateStatus::test_failed)
             d.sweep.skipped.push_back(i);
     core::Boundary b;
     b.last_before = good;
@@ -80,7 +80,7 @@ inline core::DailyResult sample_daily(const std::vector<std::string>& days, std:
     b.p_value = 1.5e-7;
     b.kind = after < before ? core::ChangeKind::regression : core::ChangeKind::improvement;
     for (std::size_t i = good + 1; i < bad; ++i)
-        if (d.sweep.points[i].state == core::PointState::broken)
+        if (d.sweep.points[i].state == core::StateStatus::test_failed)
             b.broken_between.push_back(i);
     d.sweep.boundaries.push_back(b);
     d.sweep.exhaustive_runs = static_cast<long>(days.size()) * 3;
@@ -175,6 +175,7 @@ inline core::DetectResult sample_detect(const std::string& last_before,
     c.new_level = 536.7;
     c.relative_change = (536.7 - 577.3) / 577.3;
     c.p_value = 2.5e-9;
+    c.kind = core::ChangeKind::regression;
     d.change_points.push_back(c);
     d.segments.push_back({"2023-08-10", last_before, 8, 577.3});
     d.segments.push_back({first_after, "2023-08-27", 4, 536.7});
@@ -231,7 +232,7 @@ inline core::DailyResult exit_code_daily() {
     d.direction = core::Direction::lower_is_better;
     for (std::size_t i = 0; i < d.sweep.points.size(); ++i) {
         auto& p = d.sweep.points[i];
-        if (p.state != core::PointState::ok)
+        if (p.state != core::StateStatus::unknown)
             continue;
         p.values = i <= 1 ? std::vector<double>{0, 0, 0} : std::vector<double>{1, 1, 1};
         for (auto& m : d.measurements[i]) {

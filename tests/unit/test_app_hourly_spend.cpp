@@ -122,18 +122,14 @@ TEST_CASE("hourly to the commit builds no state twice and counts every build and
         ScriptedBench bench(repo, culprit);
         app::HourlyOptions o;
         o.repos.push_back({"xla", "/src/xla", "origin/main"});
-        o.from = start;
-        o.to = start + 56 * 3600;
+        o.from = util::time_at(start);
+        o.to = util::time_at(start + 56 * 3600);
         o.to_commit = true;
         fakes::World w;
         OneRepo repos(repo);
-        ports::Adapters a{w.files,        w.progress, w.clock,      w.actions, w.histories,
-                          w.runners,      repos,      w.code_hosts, w.secrets, w.records,
-                          w.issue_events, w.results,  w.demo_world};
-        app::Instruments with;
-        with.builder = &bench;
-        with.runner = &bench;
-        const auto r = app::run_hourly(o, a, with);
+        ports::Adapters a{w.files,   w.progress, w.clock,      w.actions, w.histories,
+                          w.runners, repos,      w.code_hosts, w.secrets, w.demo_world};
+        const auto r = app::run_hourly(o, a, {bench, bench});
         REQUIRE(r.culprit);
         CHECK(r.culprit->commit.sha == "xla-" + std::to_string(culprit));
         // Counted once: the result says what the builder and runner saw.

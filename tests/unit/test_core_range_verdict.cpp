@@ -13,7 +13,7 @@ DailyResult sweep(int ok, const std::vector<ChangeKind>& kinds, bool complete = 
     d.to = "2024-05-05";
     for (int i = 0; i < 5; ++i) {
         SweepPoint p;
-        p.state = i < ok ? PointState::ok : PointState::untested;
+        p.state = i < ok ? StateStatus::unknown : StateStatus::untested;
         d.sweep.points.push_back(p);
     }
     for (auto k : kinds) {

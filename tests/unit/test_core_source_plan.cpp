@@ -68,11 +68,11 @@ TEST_CASE("the source book counts every build and run once, resumed ones apart",
     REQUIRE(a);
     CHECK(a->values == std::vector<double>{100, 101});
     CHECK(a->runs == 3);
-    CHECK_FALSE(a->run_failed); // its values stay: a measured state is not skipped
+    CHECK(a->status == StateStatus::unknown); // its values stay: a measured state is not skipped
     const auto* b = book.find("B");
     REQUIRE(b);
-    CHECK(b->build_failed);
-    CHECK(b->build_reason == "compile error");
+    CHECK(b->status == StateStatus::build_failed);
+    CHECK(b->reason == "compile error");
     CHECK(book.find("C") == nullptr);
     CHECK(book.metric() == "MLUPS");
 }

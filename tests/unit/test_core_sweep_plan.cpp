@@ -172,7 +172,7 @@ TEST_CASE("bisect finds one boundary in about log2(n) points", "[core][sweep]") 
     CHECK(c.invented == 0);
     int measured = 0;
     for (auto& p : r.points)
-        measured += p.state == PointState::ok;
+        measured += p.state == StateStatus::unknown;
     CHECK(measured <= 10);
 }
 
@@ -693,10 +693,10 @@ TEST_CASE("without a round barrier, uneven runs never get a point twice or a use
                     break;
                 for (const auto& j : jobs)
                     REQUIRE(j.q.index != q->index);
-                if (plan.point(q->index).state == PointState::untested) {
+                if (plan.point(q->index).state == StateStatus::untested) {
                     // The nearest points known or in flight on each side.
                     auto known = [&](std::size_t i) {
-                        return plan.point(i).state != PointState::untested ||
+                        return plan.point(i).state != StateStatus::untested ||
                                std::any_of(jobs.begin(), jobs.end(),
                                            [&](const Job& j) { return j.q.index == i; });
                     };
@@ -706,8 +706,8 @@ TEST_CASE("without a round barrier, uneven runs never get a point twice or a use
                     while (b + 1 < plan.size() && !known(++b)) {
                     }
                     const bool ok_ends = a < q->index && b > q->index &&
-                                         plan.point(a).state == PointState::ok &&
-                                         plan.point(b).state == PointState::ok;
+                                         plan.point(a).state == StateStatus::unknown &&
+                                         plan.point(b).state == StateStatus::unknown;
                     if (ok_ends && b - a <= static_cast<std::size_t>(defaults.min_span)) {
                         const auto bs = plan.result().boundaries;
                         const bool open = std::any_of(bs.begin(), bs.end(), [&](const Boundary& x) {

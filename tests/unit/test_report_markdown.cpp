@@ -37,7 +37,7 @@ TEST_CASE("verdict sentence names change, nightlies, window and culprit", "[repo
     lower.direction = core::Direction::lower_is_better;
     lower.verdict = core::Verdict::regression;
     lower.change_points.push_back(
-        {1, "a", "b", 10.0, 12.0, 0.2, 1e-6, core::ChangeKind::regression});
+        {{10.0, 12.0, 0.2, 1e-6, core::ChangeKind::regression}, 1, "a", "b"});
     CHECK(report::verdict_sentence(lower) == "time rose 20.0 % (10.00 → 12.00) between a and b.");
 }
 
@@ -195,7 +195,7 @@ TEST_CASE("a huge report is trimmed under the limit, keeping verdict and window"
     for (int i = 0; i < 4000; ++i) {
         core::SweepPoint p;
         p.label = "day-" + std::to_string(i);
-        p.state = i % 7 ? core::PointState::ok : core::PointState::broken;
+        p.state = i % 7 ? core::StateStatus::unknown : core::StateStatus::test_failed;
         p.status = i % 7 ? core::Status::ok : core::Status::failed;
         if (i % 7)
             p.values = {500.0 + i % 13, 501.0};
@@ -222,7 +222,7 @@ TEST_CASE("long tables fold into details", "[report][markdown]") {
     for (int i = 0; i < 12; ++i) {
         core::SweepPoint p;
         p.label = "d" + std::to_string(i);
-        p.state = core::PointState::ok;
+        p.state = core::StateStatus::unknown;
         p.values = {1.0 + i};
         d.sweep.points.push_back(p);
     }

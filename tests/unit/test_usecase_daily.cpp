@@ -35,17 +35,13 @@ struct Daily {
         rc.benchmark = "lbm";
         runner = w.runners.make(rc);
         history = w.histories.open("history.jsonl");
-        o.from = "2024-05-01";
-        o.to = "2024-05-30";
+        o.dates = {*util::parse_day("2024-05-01"), *util::parse_day("2024-05-30")};
         o.benchmark = "lbm";
         o.sweep.repeats = 3;
         o.sweep.min_change = 0.02;
     }
     core::DailyResult run() {
-        app::Instruments with;
-        with.runner = runner.get();
-        with.history = history.get();
-        return app::run_daily(o, w.adapters, with);
+        return app::run_daily(o, w.adapters, {*runner, nullptr, history.get()});
     }
 };
 
@@ -104,9 +100,9 @@ TEST_CASE("daily in-process: failed, hanging and missing nightlies are skipped, 
     CHECK(r.sweep.points[b->last_before].label == "2024-05-14");
     CHECK(r.sweep.points[b->first_after].label == "2024-05-19");
     for (const auto& p : r.sweep.points) {
-        if (p.label == "2024-05-18" && p.state == core::PointState::broken)
+        if (p.label == "2024-05-18" && p.state == core::StateStatus::test_failed)
             CHECK(p.status == core::Status::timeout);
-        if (p.label == "2024-05-20" && p.state == core::PointState::broken)
+        if (p.label == "2024-05-20" && p.state == core::StateStatus::test_failed)
             CHECK(p.status == core::Status::missing);
     }
     // A hang costs the runner's timeout (1800 s by default) on the clock, not in the test.

@@ -48,9 +48,7 @@ TEST_CASE("daily --check exit-code in-process: a 30 % flaky failure is found and
     const auto req = app::resolve_daily(v);
     REQUIRE(req.runner.exit_code_mode);
     auto runner = w.runners.make(req.runner);
-    app::Instruments with;
-    with.runner = runner.get();
-    auto r = app::run_daily(req.options, w.adapters, with);
+    auto r = app::run_daily(req.options, w.adapters, {*runner});
     r.image = req.runner.image;
     REQUIRE(r.sweep.boundaries.size() == 1);
     const auto& b = r.sweep.boundaries[0];

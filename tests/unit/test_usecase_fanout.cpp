@@ -2,6 +2,9 @@
 // matrix, one scripted matrix job per date writing its record like `run --json`, and `merge`
 // into the history and a daily result, idempotent on a second merge. The binary's own plan, run
 // and merge stay covered by tests/integration/test_fanout_cli.cpp.
+#include "adapters/json/measurement_json.hpp"
+#include "adapters/json/record_format.hpp"
+#include "adapters/json/result_json.hpp"
 #include "app/fanout.hpp"
 #include "app/report.hpp"
 #include "report/result_json.hpp"
@@ -23,8 +26,7 @@ TEST_CASE("merge in-process: matrix results find the step and are recorded idemp
     };
     // A coarse round of the matrix plus the dates around the step.
     app::PlanOptions po;
-    po.from = "2023-08-10";
-    po.to = "2023-08-25";
+    po.dates = {*util::parse_day("2023-08-10"), *util::parse_day("2023-08-25")};
     po.max_points = 6;
     const auto plan = app::plan_daily_matrix(po, nullptr);
     std::vector<std::string> dates;
@@ -45,18 +47,19 @@ TEST_CASE("merge in-process: matrix results find the step and are recorded idemp
         req.values["date"] = d;
         req.repeats = 3;
         const auto m = runner->run_points({req}).at(0);
-        w.files.write_atomic("points/point-" + d + "/result.json", w.records.record_line(m) + "\n");
+        w.files.write_atomic("points/point-" + d + "/result.json",
+                             adapters::measurement_to_json(m) + "\n");
     }
 
     auto merge = [&](const std::vector<std::string>& paths) {
         std::vector<app::MergeInput> inputs;
         for (const auto& p : paths)
             for (const auto& f : w.files.result_files(p))
-                inputs.push_back({f, w.files.read_text(f)});
+                inputs.push_back({f, adapters::read_records(w.files.read_text(f), f)});
         app::MergeOptions mo;
         mo.benchmark = "sim";
         auto history = w.histories.open("history.jsonl");
-        return app::merge_points(inputs, mo, w.records, history.get());
+        return app::merge_points(inputs, mo, history.get());
     };
     const auto m = merge({"points"});
     CHECK(m.daily.from == "2023-08-10");
@@ -80,7 +83,8 @@ TEST_CASE("merge in-process: matrix results find the step and are recorded idemp
     w.files.write_atomic("daily.json", report::render_json(m.daily));
     app::ReportRequest rr;
     rr.input = "daily.json";
-    CHECK_THAT(app::make_report(rr, w.adapters), Catch::Contains("2023-08-19"));
+    const auto doc = adapters::read_result_document(w.files.read_text(rr.input), rr.input);
+    CHECK_THAT(app::make_report(rr, doc, w.files), Catch::Contains("2023-08-19"));
 
     // Merging the same files again (one file listed twice) adds nothing.
     const auto again = merge({"points", "points/point-2023-08-10/result.json"});

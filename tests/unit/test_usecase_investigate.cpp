@@ -4,6 +4,7 @@
 // the demo-world integration tests showed by spawning perfsweep over real git repos and shell
 // benchmarks (20-29 s each under ASan), checked here in milliseconds; the binary's own runs of
 // the real adapters stay in tests/integration.
+#include "adapters/json/result_json.hpp"
 #include "app/daily.hpp"
 #include "app/investigate.hpp"
 #include "app/options.hpp"
@@ -77,9 +78,9 @@ struct Pipeline {
         v.set("key", "lbm");
         for (const auto& [k, val] : more) // "" = a flag
             if (val.empty())
-                v.set_flag(k);
+                v.set_flag(app::OptionName::checked(k));
             else
-                v.set(k, val);
+                v.set(app::OptionName::checked(k), val);
         v.check();
         return app::resolve_investigate(v, {"acme/lbm", &w.actions}).options;
     }
@@ -87,21 +88,14 @@ struct Pipeline {
     void record_history(const std::string& last) {
         auto o = options({});
         auto runner = w.runners.make(o.daily_runner);
-        auto pc = o.daily_runner;
-        pc.test_command = o.commits_probe;
-        auto probe = w.runners.make(pc);
+        auto probe = w.runners.make(app::commits_probe_runner(o.daily_runner, o.commits_probe));
         auto history = w.histories.open("history.jsonl");
         app::DailyOptions past;
-        past.from = "2024-05-01";
-        past.to = last;
+        past.dates = {*util::parse_day("2024-05-01"), *util::parse_day(last)};
         past.benchmark = "lbm";
         past.sweep = o.daily.sweep;
         past.sweep.strategy = core::SweepStrategy::exhaustive;
-        app::Instruments with;
-        with.runner = runner.get();
-        with.probe = probe.get();
-        with.history = history.get();
-        app::run_daily(past, w.adapters, with);
+        app::run_daily(past, w.adapters, {*runner, probe.get(), history.get()});
         w.runners.log = {};
     }
 };
@@ -153,7 +147,8 @@ TEST_CASE("investigate in-process: detect, daily, hourly and commit stages name 
     // The culprit is named as OWNER/NAME from the repo's remote, with its compare link.
     CHECK_THAT(md, Catch::Contains("culprit: acme/xla@" + p.xla.sha(p.culprit).substr(0, 7)));
     CHECK_THAT(md, Catch::Contains("https://github.com/acme/xla/compare/"));
-    const auto doc = p.w.results.read(p.w.files.files.at("out/result.json"), "out/result.json");
+    const auto doc =
+        adapters::read_result_document(p.w.files.files.at("out/result.json"), "out/result.json");
     const auto* back = std::get_if<core::Investigation>(&doc);
     REQUIRE(back);
     REQUIRE(back->hourly.size() == 1);
@@ -168,11 +163,60 @@ TEST_CASE("investigate in-process: detect, daily, hourly and commit stages name 
 
     SECTION("a second run resumes nothing new and updates the same comment") {
         p.w.runners.log = {};
-        o.record_date.clear();
+        o.record.reset();
         const auto again = app::run_investigate(o, p.w.adapters);
         CHECK(again.outputs.at("culprit") == r.outputs.at("culprit"));
         CHECK(p.w.code_hosts.data.repos["acme/lbm"][42].comments.size() == 1);
     }
+}
+
+TEST_CASE(
+    "investigate in-process: a rerun resumes its journals, one with another metric starts new "
+    "ones",
+    "[usecase][investigate][resume]") {
+    // Each stage's journal names what its results depend on (journal_identity): the same command
+    // resumes every stage; another metric must not reuse the runs measured for the first one (the
+    // investigate journals used to leave out metric, runtime and image, and resumed them).
+    // An explicit range: detect needs no history of the other metric.
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    auto rerun = [&p](std::vector<std::pair<std::string, std::string>> more) {
+        more.insert(more.end(), {{"from", "2024-05-08"}, {"to", "2024-05-16"}});
+        auto o = p.options(more);
+        o.record.reset();
+        p.w.progress.lines.clear();
+        p.w.runners.log = {};
+        return app::run_investigate(o, p.w.adapters);
+    };
+    auto resumed = [&p] {
+        std::size_t n = 0;
+        for (const auto& l : p.w.progress.lines)
+            n += l.rfind("resuming from st/", 0) == 0 ? 1 : 0;
+        return n;
+    };
+    const auto first = rerun({{"state", "st"}});
+    REQUIRE(first.investigation.hourly.size() == 1);
+    REQUIRE(first.investigation.hourly[0].culprit);
+    CHECK(resumed() == 0);
+
+    const auto same = rerun({{"state", "st"}});
+    CHECK(resumed() == 2); // the daily and the hourly stage
+    CHECK(same.investigation.daily.at(0).resumed_runs > 0);
+    CHECK(same.investigation.hourly.at(0).spend.resumed_builds > 0);
+    CHECK(p.w.runners.log.total_builds() == 0);
+
+    const auto other = rerun({{"state", "st"}, {"metric", "MLUPS_fp16"}});
+    INFO(util::join(p.w.progress.lines, "\n"));
+    CHECK(resumed() == 0);
+    REQUIRE(other.investigation.daily.size() == 1);
+    CHECK(other.investigation.daily[0].resumed_runs == 0);
+    REQUIRE(other.investigation.hourly.size() == 1);
+    CHECK(other.investigation.hourly[0].spend.resumed_runs == 0);
+    CHECK(other.investigation.hourly[0].spend.resumed_builds == 0);
+    CHECK(p.w.runners.log.total_builds() > 0);
+    std::size_t journals = 0;
+    for (const auto& [path, text] : p.w.files.files)
+        journals += path.size() > 12 && path.rfind("/journal.tsv") == path.size() - 12 ? 1 : 0;
+    CHECK(journals == 4); // daily and hourly, for each metric
 }
 
 TEST_CASE("investigate in-process: hourly window ends too noisy in their first runs get more runs "
@@ -248,7 +292,7 @@ TEST_CASE("investigate in-process: an explicit release range is decided by its s
         p->w.actions.active = true;
         auto o =
             p->options({{"from", "2024-05-01"}, {"to", "2024-05-16"}, {"fail-on-regression", ""}});
-        o.record_date.clear();
+        o.record.reset();
         o.hourly = false;
         const auto r = app::run_investigate(o, p->w.adapters);
         return std::make_pair(std::move(p), r);
@@ -324,7 +368,7 @@ TEST_CASE("investigate in-process on schedule events keeps one sticky issue: ope
     CHECK(p.w.actions.outputs.at("issue-action") == "issue-created");
     CHECK(p.w.actions.outputs.at("comment-url") == opened.issue.url);
     // Night 2: still the same regression; the same issue, no second one.
-    o.record_date.clear();
+    o.record.reset();
     app::run_investigate(o, p.w.adapters);
     CHECK(issues.size() == 2);
     // Night 3: healthy (a flat history): the issue is told, and closed on request.
@@ -341,7 +385,7 @@ TEST_CASE("investigate in-process on schedule events keeps one sticky issue: ope
     auto healthy =
         p.options({{"comment", ""}, {"key", "nightly-mlups"}, {"close-on-recovery", ""}});
     healthy.history = "flat.jsonl";
-    healthy.record_date.clear();
+    healthy.record.reset();
     const auto r = app::run_investigate(healthy, p.w.adapters);
     CHECK(r.verdict == "no_regression");
     const auto& closed = issues.rbegin()->second;

@@ -1,6 +1,8 @@
 // `record` in-process with the in-memory ports (tests/support/fakes): the value from benchmark
 // output, the label from the clock, bad input refused before anything is written, and the
 // history's record line as `record --json` prints it.
+#include "adapters/json/measurement_json.hpp"
+#include "adapters/json/record_format.hpp"
 #include "app/record.hpp"
 #include "support/fakes/world.hpp"
 
@@ -30,7 +32,9 @@ TEST_CASE("record in-process: the metric from benchmark output, labelled with to
     r.output_file = "bench.out";
     r.match = app::MatchPolicy::last;
     r.commits = {"xla=0123abc"};
-    const auto m = app::run_record(r, w.adapters);
+    const auto ms = app::run_record(r, w.adapters);
+    REQUIRE(ms.size() == 1);
+    const auto& m = ms.front();
     CHECK(m.label == "2024-05-16");
     CHECK(m.timestamp == "2024-05-16T00:00:00Z");
     CHECK(m.values == std::vector<double>{578.5});
@@ -39,14 +43,16 @@ TEST_CASE("record in-process: the metric from benchmark output, labelled with to
     REQUIRE(stored.size() == 1);
     CHECK(fakes::same_record(stored[0], m));
     // `record --json` prints the history's own record line, which reads back as the same record.
-    const auto line = w.records.record_line(m);
-    const auto back = w.records.read_records(line + "\n", "record.json");
+    const auto line = adapters::measurement_to_json(m);
+    const auto back = adapters::read_records(line + "\n", "record.json");
     REQUIRE(back.size() == 1);
     CHECK(fakes::same_record(back[0], m));
 
     SECTION("output without the metric is recorded as a failed measurement") {
         w.files.files["bench.out"] = "Segmentation fault\n";
-        const auto f = app::run_record(r, w.adapters);
+        const auto fs = app::run_record(r, w.adapters);
+        REQUIRE(fs.size() == 1);
+        const auto& f = fs.front();
         CHECK(f.status == core::Status::failed);
         CHECK(f.values.empty());
         CHECK_THAT(f.reason, Catch::StartsWith("bench.out: "));

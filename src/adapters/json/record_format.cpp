@@ -8,12 +8,7 @@
 
 namespace perfsweep::adapters {
 
-std::string JsonRecordFormat::record_line(const core::Measurement& m) const {
-    return measurement_to_json(m);
-}
-
-std::vector<core::Measurement> JsonRecordFormat::read_records(const std::string& text,
-                                                              const std::string& source) const {
+std::vector<core::Measurement> read_records(const std::string& text, const std::string& source) {
     const auto lines = util::split(text, '\n');
     std::size_t first = 0;
     while (first < lines.size() && util::trim(lines[first]).empty())
@@ -34,10 +29,9 @@ std::vector<core::Measurement> JsonRecordFormat::read_records(const std::string&
     return out;
 }
 
-std::vector<core::Measurement>
-JsonRecordFormat::read_import(const std::string& text, const std::string& file,
-                              core::ImportFormat format,
-                              const core::ImportDefaults& defaults) const {
+std::vector<core::Measurement> read_json_import(const std::string& text, const std::string& file,
+                                                core::ImportFormat format,
+                                                const core::ImportDefaults& defaults) {
     if (format == core::ImportFormat::benchmark_action)
         return parse_benchmark_action(text, file, defaults);
     return parse_history_jsonl(text, file).records;

@@ -1,23 +1,24 @@
 #pragma once
-// The JSON text formats of measurement records (ports::RecordFormat): the history record line,
-// `merge` inputs, and the benchmark-action and JSON Lines imports.
+// The JSON text formats of measurement records at perfsweep's edges: `merge` inputs and the
+// benchmark-action and JSON Lines imports (plain functions, called from the CLI; the history
+// record line is measurement_to_json).
 
-#include "ports/record_format.hpp"
+#include "core/import_formats.hpp"
+#include "core/model.hpp"
+
+#include <string>
+#include <vector>
 
 namespace perfsweep::adapters {
 
-/// Measurement records as JSON.
-class JsonRecordFormat final : public ports::RecordFormat {
-public:
-    /// One compact JSON object (measurement_to_json).
-    std::string record_line(const core::Measurement& m) const override;
-    /// One JSON object (possibly pretty-printed) or JSON Lines; errors name source(:line).
-    std::vector<core::Measurement> read_records(const std::string& text,
-                                                const std::string& source) const override;
-    /// benchmark-action JSON (parse_benchmark_action) or a JSON Lines history.
-    std::vector<core::Measurement> read_import(const std::string& text, const std::string& file,
-                                               core::ImportFormat format,
-                                               const core::ImportDefaults& defaults) const override;
-};
+/// Every record of a `merge` input `text` read from `source`: one record object (possibly
+/// pretty-printed) or one per line. Throws a usage error naming `source` (and line).
+std::vector<core::Measurement> read_records(const std::string& text, const std::string& source);
+
+/// The measurements of a JSON-based import (`format` benchmark_action or jsonl) read from `file`;
+/// errors name file:line.
+std::vector<core::Measurement> read_json_import(const std::string& text, const std::string& file,
+                                                core::ImportFormat format,
+                                                const core::ImportDefaults& defaults);
 
 } // namespace perfsweep::adapters

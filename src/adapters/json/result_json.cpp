@@ -208,6 +208,7 @@ public:
         core::DetectResult r;
         str(v, path, "benchmark", r.benchmark);
         str(v, path, "metric", r.metric);
+        str(v, path, "testbed", r.testbed);
         str(v, path, "unit", r.unit);
         r.direction = direction(v, path);
         r.failure_rates = exit_code_mode(v, path);
@@ -307,7 +308,7 @@ public:
         each_object(v, path, "boundaries",
                     [&](const Value& b, const std::string& bp) { boundary(r, b, bp); });
         for (std::size_t i = 0; i < s.points.size(); ++i)
-            if (s.points[i].state == core::PointState::broken)
+            if (s.points[i].state == core::StateStatus::test_failed)
                 s.skipped.push_back(i);
         integer(v, path, "runs", s.runs);
         integer(v, path, "exhaustive_runs", s.exhaustive_runs);
@@ -333,15 +334,15 @@ public:
         const std::string status = str(v, path, "status");
         p.values = doubles(v, path, "values");
         if (status == "untested") {
-            p.state = core::PointState::untested;
+            p.state = core::StateStatus::untested;
         } else if (status.empty() || status == "ok") {
-            p.state = core::PointState::ok;
+            p.state = core::StateStatus::unknown;
         } else {
             const auto st = core::parse_status(status);
             if (!st)
                 fail(at(path, "status"), "\"ok\", \"failed\", \"timeout\", \"missing\" or "
                                          "\"untested\"");
-            p.state = core::PointState::broken;
+            p.state = core::StateStatus::test_failed;
             p.status = *st;
         }
         str(v, path, "log", p.log);

@@ -3,7 +3,6 @@
 // `report --format json`) back into the result model. Writing them is pure (report/result_json).
 
 #include "core/report_model.hpp"
-#include "ports/result_reader.hpp"
 
 #include <string>
 #include <string_view>
@@ -15,14 +14,5 @@ namespace perfsweep::adapters {
 /// investigate's result.json, kind guessed from their fields). Numbers read back exactly as
 /// written. Throws a usage error naming `source`, the JSON path and what was expected.
 core::ResultDocument read_result_document(std::string_view text, const std::string& source);
-
-/// The ResultReader port over read_result_document.
-class JsonResultReader : public ports::ResultReader {
-public:
-    /// See read_result_document.
-    core::ResultDocument read(std::string_view text, const std::string& source) const override {
-        return read_result_document(text, source);
-    }
-};
 
 } // namespace perfsweep::adapters

@@ -7,6 +7,8 @@
 #include "core/environment.hpp"
 #include "core/exit_code.hpp"
 #include "core/metric_extract.hpp"
+#include "core/metric_set.hpp"
+#include "core/series.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -59,7 +61,21 @@ struct ProcessRunner::RunOutcome {
     bool interrupted = false;
     bool has_code = false; ///< exit-code mode: `code` holds the exit status (-N: signal N)
     int code = 0;
-    std::string output; ///< Reading::output: the first k_output_limit bytes
+    std::string output;                       ///< Reading::output: the first k_output_limit bytes
+    std::vector<core::NamedExtraction> named; ///< several metrics: each one's extraction
+};
+
+/// Several metrics of one point: each one's values over the runs, or why it has none.
+struct ProcessRunner::MetricValues {
+    struct One {
+        std::vector<double> values;
+        std::string reason; ///< the first run without a value of it
+        int runs = 0;       ///< runs that gave it a value
+    };
+    std::map<std::string, One> by_name;
+    std::vector<std::string> order; ///< names in order of first appearance
+    int runs = 0;                   ///< measured runs
+    One& operator[](const std::string& name) { return by_name[name]; }
 };
 
 struct ProcessRunner::Batch {
@@ -132,21 +148,32 @@ void ProcessRunner::configure() {
     for (const auto& g : m_cfg.gpus)
         if (g.empty() || !util::parse_int(g))
             throw_usage("--gpus: '" + g + "' is not a GPU index; expected a list like 0,1,2,3");
-    if (m_cfg.metric_regex.empty())
-        m_cfg.metric_regex = core::default_metric_regex(m_cfg.metric);
-    (void)core::extract_metric("", m_cfg.metric_regex); // validates the regex now
+    if (several_metrics()) {
+        if (m_cfg.exit_code_mode)
+            throw_usage("--check exit-code reads no metric; drop the extra --metric and the "
+                        "(?<name>...) group");
+        (void)core::MetricSetStream(m_cfg.metrics, m_cfg.metric_regex); // validates them now
+    } else {
+        if (m_cfg.metric_regex.empty())
+            m_cfg.metric_regex = core::default_metric_regex(m_cfg.metric);
+        (void)core::extract_metric("", m_cfg.metric_regex); // validates the regex now
+    }
     if (m_cfg.unit.empty())
         m_cfg.unit = m_cfg.metric;
     if (m_cfg.logs_dir.empty())
         m_cfg.logs_dir = "perfsweep-logs";
     m_cfg.logs_dir = std::filesystem::absolute(m_cfg.logs_dir).lexically_normal().string();
     if (m_cfg.benchmark.empty())
-        m_cfg.benchmark = m_cfg.test_command;
+        m_cfg.benchmark = core::default_benchmark_name(m_cfg.test_command);
     if (m_cfg.exit_code_mode) { // values are failure indicators: fewer is better
         m_cfg.metric = "failed";
         m_cfg.unit = "failed";
         m_cfg.direction = core::Direction::lower_is_better;
     }
+}
+
+bool ProcessRunner::several_metrics() const {
+    return m_cfg.metrics.size() > 1 || core::has_name_group(m_cfg.metric_regex);
 }
 
 int ProcessRunner::workers() const {
@@ -207,7 +234,12 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     // and a probe's first MiB are kept; nothing else of it stays in memory.
     const bool measure = reading == Reading::metric;
     std::optional<core::MetricStream> metric;
-    if (measure && !m_cfg.exit_code_mode)
+    std::optional<core::MetricSetStream> metric_set;
+    if (measure && several_metrics())
+        metric_set.emplace(m_cfg.metrics.empty() ? std::vector<std::string>{m_cfg.metric}
+                                                 : m_cfg.metrics,
+                           m_cfg.metric_regex);
+    else if (measure && !m_cfg.exit_code_mode)
         metric.emplace(m_cfg.metric_regex);
     std::string tail;
     std::size_t total = 0;
@@ -215,6 +247,8 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
         total += text.size();
         if (metric)
             metric->feed(text);
+        if (metric_set)
+            metric_set->feed(text);
         if (m_cfg.echo_logs) {
             tail.append(text);
             if (tail.size() > 2 * k_echo_limit)
@@ -263,6 +297,10 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     } else if (r.interrupted || r.signal != 0 || r.exit_code != 0) {
         out.status = core::Status::failed;
         out.reason = describe(r, m_cfg.timeout_s);
+    } else if (metric_set) {
+        out.named = metric_set->finish(); // each metric's own failure is told per metric
+        for (auto& n : out.named)
+            n.extraction.reason = mask_secrets(n.extraction.reason);
     } else if (metric) {
         auto ex = metric->finish();
         if (ex.values.empty() || !ex.reason.empty()) {
@@ -274,8 +312,8 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     return out;
 }
 
-core::Measurement ProcessRunner::measure(const ports::PointRequest& request, size_t worker,
-                                         Batch& batch) {
+std::vector<core::Measurement> ProcessRunner::measure(const ports::PointRequest& request,
+                                                      size_t worker, Batch& batch) {
     core::Measurement m;
     m.benchmark = m_cfg.benchmark;
     m.metric = m_cfg.metric;
@@ -286,6 +324,8 @@ core::Measurement ProcessRunner::measure(const ports::PointRequest& request, siz
     m.commits = request.commits;
     m.commit_times = request.commit_times;
     m.runner = fingerprint();
+    if (!m_cfg.testbed.empty())
+        m.runner["testbed"] = m_cfg.testbed;
     m.timestamp = util::format_iso8601(static_cast<util::UnixSeconds>(m_clock.now()));
     auto values = base_values(request, worker);
     values["time"] = m.timestamp;
@@ -309,7 +349,16 @@ core::Measurement ProcessRunner::measure(const ports::PointRequest& request, siz
         if (o.has_code)
             result = "exit " + std::to_string(o.code) + " (" +
                      std::string(core::to_string(core::classify_exit_code(o.code))) + ")";
-        else if (o.status == core::Status::ok) {
+        else if (o.status == core::Status::ok && !o.named.empty()) { // several metrics
+            std::vector<std::string> parts;
+            for (const auto& n : o.named) {
+                std::vector<std::string> vs;
+                for (double v : n.extraction.values)
+                    vs.push_back(format_value(v));
+                parts.push_back(n.metric + " " + (vs.empty() ? "-" : util::join(vs, " ")));
+            }
+            result = util::join(parts, ", ");
+        } else if (o.status == core::Status::ok) {
             std::vector<std::string> vs;
             for (double v : o.values)
                 vs.push_back(format_value(v));
@@ -329,6 +378,7 @@ core::Measurement ProcessRunner::measure(const ports::PointRequest& request, siz
                         " runs, ETA " + util::format_duration(eta) + ")");
     };
 
+    MetricValues acc;
     const auto ready = m_runtime->prepare(m.image);
     m.digest = ready.digest;
     if (ready.status != core::Status::ok) {
@@ -337,7 +387,7 @@ core::Measurement ProcessRunner::measure(const ports::PointRequest& request, siz
         finish_unplanned(0);
         m_progress.line(request.label + "  " + std::string(core::to_string(m.status)) + ": " +
                         ready.reason);
-        return m;
+        return split_metrics(m, acc);
     }
     const std::string dir = make_point_dir(request.label);
     size_t runs = 0;
@@ -359,10 +409,11 @@ core::Measurement ProcessRunner::measure(const ports::PointRequest& request, siz
         report(what, o);
         if (o.status != core::Status::ok && !m_cfg.exit_code_mode) { // exit-code mode: discarded
             fail(o, what, log);
-            return m;
+            return split_metrics(m, acc);
         }
     }
-    for (int r = 1; static_cast<int>(m.values.size()) < repeats; ++r) {
+    const bool several = several_metrics();
+    for (int r = 1; several ? r <= repeats : static_cast<int>(m.values.size()) < repeats; ++r) {
         const std::string log = dir + "/run-" + std::to_string(r) + ".log";
         auto v = values;
         v["repeat"] = std::to_string(request.first_repeat + r - 1);
@@ -379,18 +430,73 @@ core::Measurement ProcessRunner::measure(const ports::PointRequest& request, siz
         }
         if (o.status != core::Status::ok) {
             fail(o, what, log);
-            return m;
+            return split_metrics(m, acc);
         }
         m.values.insert(m.values.end(), o.values.begin(), o.values.end());
+        for (const auto& n : o.named) { // several metrics: each keeps its own values
+            if (!acc.by_name.count(n.metric))
+                acc.order.push_back(n.metric);
+            auto& a = acc[n.metric];
+            if (n.extraction.values.empty() || !n.extraction.reason.empty()) {
+                if (a.reason.empty())
+                    a.reason = what + ": " + n.extraction.reason;
+            } else {
+                a.values.insert(a.values.end(), n.extraction.values.begin(),
+                                n.extraction.values.end());
+                ++a.runs;
+            }
+        }
+        acc.runs = r;
     }
     finish_unplanned(runs);
     m.status = core::Status::ok;
-    return m;
+    return split_metrics(m, acc);
+}
+
+std::vector<core::Measurement> ProcessRunner::split_metrics(const core::Measurement& m,
+                                                            const MetricValues& acc) const {
+    if (!several_metrics())
+        return {m};
+    std::vector<core::Measurement> out;
+    auto one = [&](const std::string& name) {
+        core::Measurement x = m;
+        x.metric = name;
+        x.unit = name;
+        return x;
+    };
+    if (m.status != core::Status::ok || acc.order.empty()) { // nothing was read
+        std::vector<std::string> names = m_cfg.metrics;
+        if (names.empty())
+            names = {m_cfg.metric};
+        for (const auto& name : names) {
+            auto x = one(name);
+            if (x.status == core::Status::ok) {
+                x.status = core::Status::failed;
+                x.reason = "no run gave a value";
+            }
+            out.push_back(std::move(x));
+        }
+        return out;
+    }
+    for (const auto& name : acc.order) {
+        const auto& a = acc.by_name.at(name);
+        auto x = one(name.empty() ? m_cfg.metric : name);
+        x.values = a.values;
+        if (a.runs < acc.runs || x.values.empty()) {
+            x.status = core::Status::failed;
+            x.values.clear();
+            x.reason = a.reason.empty() ? std::to_string(a.runs) + " of " +
+                                              std::to_string(acc.runs) + " runs gave a value"
+                                        : a.reason;
+        }
+        out.push_back(std::move(x));
+    }
+    return out;
 }
 
 std::vector<core::Measurement>
 ProcessRunner::run_points(const std::vector<ports::PointRequest>& requests) {
-    std::vector<core::Measurement> results(requests.size());
+    std::vector<std::vector<core::Measurement>> results(requests.size());
     Batch batch;
     for (const auto& r : requests)
         batch.planned_runs += static_cast<size_t>(m_cfg.warmup + std::max(1, r.repeats));
@@ -398,13 +504,18 @@ ProcessRunner::run_points(const std::vector<ports::PointRequest>& requests) {
         static_cast<size_t>(workers()), requests.size(),
         [&](size_t i, size_t worker) {
             results[i] = measure(requests[i], worker, batch);
-            attach_environment(results[i], requests[i], worker);
+            for (auto& m : results[i])
+                attach_environment(m, requests[i], worker);
         },
         [] { return interrupted() != 0; });
     if (int sig = interrupted())
         throw_infra("interrupted by signal " + std::to_string(sig) +
                     "; running benchmarks were stopped and containers removed");
-    return results;
+    std::vector<core::Measurement> out;
+    for (auto& r : results)
+        for (auto& m : r)
+            out.push_back(std::move(m));
+    return out;
 }
 
 ports::StepOutcome ProcessRunner::build(const ports::PointRequest& request) {

@@ -46,11 +46,16 @@ public:
 private:
     struct RunOutcome;
     struct Batch;
+    struct MetricValues;
     /// What a run's output is read for: the metric, nothing (a build), or its first MiB (a
     /// probe).
     enum class Reading { metric, nothing, output };
     void configure();
-    core::Measurement measure(const ports::PointRequest& request, size_t worker, Batch& batch);
+    std::vector<core::Measurement> measure(const ports::PointRequest& request, size_t worker,
+                                           Batch& batch);
+    bool several_metrics() const;
+    std::vector<core::Measurement> split_metrics(const core::Measurement& m,
+                                                 const MetricValues& acc) const;
     RunOutcome run_once(const core::CommandTemplate& cmd,
                         const std::map<std::string, std::string>& values, size_t worker,
                         const std::string& image, const std::string& log, const std::string& title,

@@ -84,22 +84,14 @@ DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
                                    {"2023-08-23", "2023-08-23"}}) {
         progress.line("== earlier nightly jobs: recording " + from + " .. " + to);
         auto runner = a.runners.make(d);
-        auto pc = d;
-        pc.test_command = o.commits_probe;
-        pc.logs_dir = d.logs_dir + "/probe";
-        auto probe = a.runners.make(pc);
+        auto probe = a.runners.make(commits_probe_runner(d, o.commits_probe));
         auto history = a.histories.open(o.history);
         DailyOptions past;
-        past.from = from;
-        past.to = to;
+        past.dates = resolve_date_range(from, to);
         past.benchmark = d.benchmark;
         past.sweep = o.daily.sweep;
         past.sweep.strategy = core::SweepStrategy::exhaustive;
-        Instruments with;
-        with.runner = runner.get();
-        with.probe = probe.get();
-        with.history = history.get();
-        run_daily(past, a, with);
+        run_daily(past, a, {*runner, probe.get(), history.get()});
     }
 
     // Today's nightly job: record 2023-08-24, then investigate.

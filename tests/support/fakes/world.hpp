@@ -1,11 +1,8 @@
 #pragma once
 // A whole ports::Adapters in memory, for testing use cases in-process: every side effect is a
 // fake (files, clock, histories, scripted runners, source repos, code host, Actions runner,
-// secrets); the text formats are the real JSON adapters (pure, nothing to fake).
+// secrets). The text formats are plain functions of adapters/json (pure, nothing to fake).
 
-#include "adapters/json/issue_event_json.hpp"
-#include "adapters/json/record_format.hpp"
-#include "adapters/json/result_json.hpp"
 #include "ports/adapters.hpp"
 #include "support/fakes/code_host.hpp"
 #include "support/fakes/memory.hpp"
@@ -33,13 +30,9 @@ struct World {
     MemoryRepos repos;
     FakeCodeHosts code_hosts;
     FakeSecrets secrets;
-    adapters::JsonRecordFormat records;
-    adapters::JsonIssueEventReader issue_events;
-    adapters::JsonResultReader results;
     NoDemoWorld demo_world;
-    ports::Adapters adapters{files,        progress, clock,      actions, histories,
-                             runners,      repos,    code_hosts, secrets, records,
-                             issue_events, results,  demo_world};
+    ports::Adapters adapters{files,   progress, clock,      actions, histories,
+                             runners, repos,    code_hosts, secrets, demo_world};
 
     World() = default;
     World(const World&) = delete;
