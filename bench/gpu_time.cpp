@@ -298,6 +298,49 @@ bool parallel_suite(double noise, int seeds, int gpus, int min_span) {
     return ratio <= 0.3 && found_all == truth_all && inv_all == 0;
 }
 
+/// Rounds against a stream (no round barrier) on a simulated clock with uneven runs (1-2 s, a
+/// broken nightly 0.2 s: core::scenario_run_seconds), 1 GPU and `gpus` side by side, over the
+/// seed replay and the goal suite. Returns true when the seed replay's stream with `gpus` takes
+/// <= 0.35 of one GPU's wall.
+bool stream_suite(int seeds, int gpus) {
+    std::printf("-- uneven runs (1 s even days, 2 s odd days, 0.2 s broken), %d seeds: wall in "
+                "simulated seconds, 1 GPU vs %d in rounds and as a stream (no round barrier)\n",
+                seeds, gpus);
+    std::printf("%-20s | %8s | %8s %6s | %8s %6s | %5s\n", "range", "1 GPU", "rounds", "N/1",
+                "stream", "N/1", "found");
+    auto ranges = goal_suite(0.0004);
+    ranges.insert(ranges.begin(), core::seed_replay_scenario());
+    bool met = false;
+    for (const auto& s : ranges) {
+        core::SweepOptions one, many;
+        many.workers = gpus;
+        double w1 = 0, wr = 0, ws = 0;
+        int found = 0, truth = 0, inv = 0;
+        for (int seed = 1; seed <= seeds; ++seed) {
+            const auto sd = static_cast<std::uint64_t>(seed);
+            double a = 0, b = 0, c = 0;
+            core::simulate_timed_sweep(s, one, sd, true, &a);
+            core::simulate_timed_sweep(s, many, sd, false, &b);
+            const auto r = core::simulate_timed_sweep(s, many, sd, true, &c);
+            w1 += a / seeds;
+            wr += b / seeds;
+            ws += c / seeds;
+            const auto chk = core::check_sweep(s, r);
+            found += chk.found;
+            truth += chk.truth;
+            inv += chk.invented;
+        }
+        std::printf("%-20s | %8.1f | %8.1f %5.2fx | %8.1f %5.2fx | %2d/%-2d%s\n", s.name.c_str(),
+                    w1, wr, wr / w1, ws, ws / w1, found, truth, inv ? " (invented!)" : "");
+        if (s.name == "seed_replay")
+            met = ws / w1 <= 0.35 && found == truth && inv == 0;
+    }
+    std::printf("goal (seed replay, %d GPUs as a stream <= 0.35 of one GPU's wall): %s "
+                "(simulated; the real binary: bash bench/gpus_wall.sh)\n\n",
+                gpus, met ? "met" : "NOT met");
+    return met;
+}
+
 // ---- Part C: the hourly window the method was made for ----------------------------------------
 
 /// One repo's main line in memory (oldest first); PR merges carry their PR commit as 2nd parent.
@@ -572,6 +615,7 @@ int main(int argc, char** argv) {
     parallel_suite(0.0004, seeds, 4, 7);
     const bool parallel = parallel_suite(0.0004, seeds, 4, defaults.min_span);
     std::printf("goal 4 GPUs wall <= 0.3 of one: %s\n\n", parallel ? "met" : "NOT met");
+    stream_suite(seeds, 4);
     hourly_window(seeds);
     return 0;
 }

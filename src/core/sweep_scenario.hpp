@@ -67,6 +67,17 @@ struct SimulationTrace {
 SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
                            const SimulatedHistory& history, SimulationTrace* trace);
 
+/// Seconds one run of `day` takes in issue 27's uneven timing: 1 s on even days, 2 s on odd
+/// ones, 0.2 s on a broken nightly (it fails fast), 0 for a missing image.
+double scenario_run_seconds(const SweepScenario& s, int day);
+
+/// A sweep of `s` with options.workers GPUs on a simulated clock (scenario_run_seconds, a
+/// request's repeats one after the other on its GPU): `stream` hands a free GPU the next useful
+/// request at once (SweepPlan::next_one), else rounds (next(); a round lasts as long as its
+/// slowest request). `*seconds`: the wall time.
+SweepResult simulate_timed_sweep(const SweepScenario& s, const SweepOptions& options,
+                                 std::uint64_t seed, bool stream, double* seconds);
+
 /// Benchmark runs a bisection over pass/fail needs to find one boundary of `s` (the peer's method:
 /// NVIDIA JAX-Toolbox's container search with a known passing first day): one run per probed day,
 /// "fail" when a run's value is past the midpoint of the first change or the day is broken (a

@@ -1,3 +1,4 @@
+#include "core/narrow.hpp"
 #include "core/sweep_plan.hpp"
 #include "core/sweep_scenario.hpp"
 #include "util/error.hpp"
@@ -746,4 +747,38 @@ TEST_CASE("without a round barrier, uneven runs never get a point twice or a use
         const auto one = simulate_sweep(s, defaults, seed);
         CHECK(static_cast<double>(r.runs) <= 1.2 * static_cast<double>(one.runs));
     }
+}
+
+TEST_CASE("the focus is detect's latest regression clamped into the range",
+          "[core][sweep][focus]") {
+    std::vector<std::string> range;
+    for (int d = 5; d <= 16; ++d)
+        range.push_back("2024-05-" + std::string(d < 10 ? "0" : "") + std::to_string(d));
+    auto change = [](ChangeKind kind, const char* before, const char* after) {
+        ChangePoint c;
+        c.kind = kind;
+        c.last_before = before;
+        c.first_after = after;
+        return c;
+    };
+    // Detect's history had nights up to 05-04 and tonight's 05-16: the range's ends.
+    const auto f = detected_focus({change(ChangeKind::improvement, "2024-04-20", "2024-04-21"),
+                                   change(ChangeKind::regression, "2024-05-04", "2024-05-16")},
+                                  range);
+    REQUIRE(f);
+    CHECK(f->good == 0);
+    CHECK(f->bad == 11);
+    // Inside the range: its own dates.
+    const auto in =
+        detected_focus({change(ChangeKind::regression, "2024-05-08", "2024-05-12")}, range);
+    REQUIRE(in);
+    CHECK(in->good == 3);
+    CHECK(in->bad == 7);
+    // No regression, or one outside the range: no focus.
+    CHECK_FALSE(
+        detected_focus({change(ChangeKind::improvement, "2024-05-04", "2024-05-16")}, range));
+    CHECK_FALSE(
+        detected_focus({change(ChangeKind::regression, "2024-06-01", "2024-06-05")}, range));
+    CHECK_FALSE(
+        detected_focus({change(ChangeKind::regression, "2024-04-01", "2024-04-05")}, range));
 }
