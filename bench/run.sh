@@ -19,3 +19,6 @@ echo "== bench_gpu_time (runs and builds of the planners vs a pass/fail bisectio
 "./$b/bench/bench_gpu_time"
 echo "== bench_compare (the pull-request verdict, simulated: 200 PR jobs per scenario, runs spent)"
 "./$b/bench/bench_compare"
+echo "== gpus_wall (4 GPUs vs 1, the real binary, a sleeping benchmark over the seed replay)"
+cmake --build "$b" -j "$(nproc)" --target perfsweep
+bash bench/gpus_wall.sh "./$b/perfsweep"
