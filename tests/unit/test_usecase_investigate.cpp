@@ -400,9 +400,10 @@ TEST_CASE("investigate in-process: the detected drop is narrowed first and its h
           "starts before the rest of the range is covered",
           "[usecase][investigate][focus]") {
     // The history holds 05-01..05-04 (577), 05-15 and tonight's 05-16 (536.6): detect reports the
-    // drop 05-04 → 05-15. In the range 05-05..05-16 the nightlies also dip 3 % on 05-07..05-09, which
-    // no history shows. The sweep decides the drop's boundary (05-13 | 05-14) first, the hourly
-    // stage runs on it, then the sweep covers the rest and still reports the dip's boundaries.
+    // drop 05-04 → 05-15. In the range 05-05..05-16 the nightlies also dip 3 % on 05-07..05-09,
+    // which no history shows. The sweep decides the drop's boundary (05-13 | 05-14) first, the
+    // hourly stage runs on it, then the sweep covers the rest and still reports the dip's
+    // boundaries.
     Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
     const auto script = p.w.runners.run;
     p.w.runners.run = [script](const ports::PointRequest& r, int repeat) {
