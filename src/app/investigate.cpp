@@ -1,5 +1,6 @@
 #include "app/investigate.hpp"
 
+#include "app/newest_point.hpp"
 #include "app/options.hpp"
 #include "app/run_point.hpp"
 #include "core/command_template.hpp"
@@ -81,6 +82,7 @@ public:
     void publish(InvestigateResult& res);
 
 private:
+    void settle_newest();
     void narrow_boundary(std::size_t daily_index, const core::Boundary& b);
     /// `daily` with the runner's image, metric and unit where the sweep measured none.
     core::DailyResult with_runner_metric(core::DailyResult daily) const;
@@ -168,9 +170,37 @@ void Pipeline::detect() {
     m_inv.detect = detected.result;
     for (const auto& w : detected.warnings)
         m_a.progress.line("warning: " + w);
+    settle_newest();
     m_verdict = m_inv.detect.verdict;
     m_reason = m_inv.detect.reason;
     m_a.progress.line("detect: " + verdict_word(m_verdict) + " — " + m_reason);
+}
+
+void Pipeline::settle_newest() {
+    // A newest point alone off the level (the first bad night, or an outlier): measure that
+    // nightly again and decide now (app/newest_point), rather than wait for the next night.
+    if (m_o.range)
+        return;
+    const auto& sweep = m_o.daily.sweep;
+    const auto again = [&](const std::string& label, int runs, int round) {
+        std::vector<double> values;
+        const auto night = util::parse_day(label);
+        if (!night)
+            return values; // not a nightly date: nothing to measure again
+        auto d = daily_options({*night, *night}, "newest-" + label + "-" + std::to_string(round),
+                               true); // new runs, recorded into the history
+        d.sweep.repeats = d.sweep.max_repeats = runs;
+        const auto measured = run_daily(d, m_a, daily_instruments());
+        m_record_runs += measured.sweep.runs;
+        if (!measured.measurements.empty())
+            for (const auto& m : measured.measurements.front())
+                if (m.status == core::Status::ok)
+                    values.insert(values.end(), m.values.begin(), m.values.end());
+        return values;
+    };
+    m_inv.detect = settle_newest_point(m_inv.detect, *m_history, sweep.repeats, sweep.max_repeats,
+                                       again, m_a.progress)
+                       .detect;
 }
 
 std::vector<NarrowWindow> Pipeline::windows() {

@@ -143,7 +143,7 @@ std::vector<OptionSpec> make_options() {
          0, true},
         {"commits-label", T::list, "REPO=LABEL",
          "The image label naming the commit REPO was built from, read without pulling "
-         "(docker/podman; repeatable), e.g. jax=org.opencontainers.image.revision"},
+         "(docker/podman; repeatable), e.g. jax=com.example.jax-commit"},
         {"state", T::text, "DIR",
          "Resumable state directory: every finished run is kept there; the same command resumes", 0,
          true},
@@ -506,6 +506,8 @@ std::vector<CommandSpec> make_commands() {
                       "docker/podman: one kept container; slurm: one held allocation (with "
                       "--image one named pyxis container); --jax-toolbox: docker unless given"},
                      {"image", "", false, "the last good environment"},
+                     {"gpus", "", false,
+                      "the GPUs of the kept container (docker --gpus device=LIST) or allocation"},
                      {"strategy", d.hourly_strategy, false,
                       "bisect (fewest builds) | adaptive (a stride, then bisection) | sequential"},
                      {"repeats", d.hourly_repeats, false,

@@ -197,18 +197,17 @@ TEST_CASE("false-alarm rate on stationary noise is at most 1 %", "[core][detect]
 }
 
 TEST_CASE("sensitivity: a 2-sigma step over 30+30 points is found", "[core][detect][far]") {
+    // (A 1.5-sigma pass here printed its rate and checked nothing: 200 detects under ASan for a
+    // figure; bench/detect.cpp measures detection rates.)
     DetectOptions o;
     o.threshold = 0; // statistics alone, like the false-alarm test
-    for (double sigmas : {1.5, 2.0}) {
-        int found = 0;
-        for (int seed = 0; seed < 200; ++seed) {
-            auto r = detect(series(steps({{30, 100}, {30, 100 - sigmas}}), 0.01, 5000 + seed), o);
-            found += r.change_points.size() == 1 && r.verdict == Verdict::regression;
-        }
-        std::printf("detect sensitivity (%.1f sigma step, n=60): %d of 200\n", sigmas, found);
-        if (sigmas == 2.0)
-            CHECK(found >= 190);
+    int found = 0;
+    for (int seed = 0; seed < 200; ++seed) {
+        auto r = detect(series(steps({{30, 100}, {30, 98}}), 0.01, 5000 + seed), o);
+        found += r.change_points.size() == 1 && r.verdict == Verdict::regression;
     }
+    std::printf("detect sensitivity (2.0 sigma step, n=60): %d of 200\n", found);
+    CHECK(found >= 190);
 }
 
 TEST_CASE("too little data is inconclusive, output is deterministic", "[core][detect]") {

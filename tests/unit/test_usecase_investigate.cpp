@@ -32,6 +32,7 @@ struct Pipeline {
     fakes::World w;
     fakes::CommitLine xla = fakes::make_line("xla", "/src/xla", k_may1 - 3600, 36 * 20, 2400);
     std::size_t culprit = 0;
+    double slow = 536.6; ///< the benchmark from the culprit on (-7 %)
 
     explicit Pipeline(util::UnixSeconds culprit_time) {
         culprit = xla.at_time(culprit_time) + 1;
@@ -42,7 +43,7 @@ struct Pipeline {
             const std::size_t c = r.commits.count("xla") ? xla.index_of(r.commits.at("xla"))
                                                          : nightly_commit(r.label);
             const double noise = 1 + 0.0004 * ((repeat * 7 + static_cast<int>(c)) % 3 - 1);
-            return fakes::Run::of((c >= culprit ? 536.6 : 577.0) * noise);
+            return fakes::Run::of((c >= culprit ? slow : 577.0) * noise);
         };
         w.runners.command = [this](const ports::PointRequest& r) {
             const auto& c = xla.commits.at(nightly_commit(r.label));
@@ -227,8 +228,8 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
     // +3 %, -3 %, 0 %, +3 % (a cold cache, a clock boost) and later runs quiet. 3 runs per window
     // end of the 7 % step give p ~ 0.05: metric mode used to stop there with "the window ends do
     // not differ significantly" (what 3 H200 runs of a -3.8 % step did), while the nightlies had
-    // shown the step.
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    // shown the step. The culprit (14:20) is one of two commits of the hour 14:00 -> 15:00.
+    Pipeline p(k_may1 + 12 * 86400 + 14 * 3600 + 600);
     p.record_history("2024-05-15");
     const auto quiet = p.w.runners.run;
     p.w.runners.run = [&p, quiet](const ports::PointRequest& r, int repeat) {
@@ -259,9 +260,10 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
 TEST_CASE("investigate in-process: the output links are announced once when the commit stage "
           "confirms the hourly window",
           "[usecase][investigate][hourly]") {
-    // Commits every 40 minutes, hourly states at :40: the window 13:40 -> 14:40 of 2024-05-13
-    // holds one commit (14:20), the culprit, so the commit stage confirms the hourly pair.
-    Pipeline p(k_may1 + 12 * 86400 + 14 * 3600 + 600);
+    // Commits every 40 minutes (:20, :00, :40), hourly states at whole hours: the window 13:00
+    // -> 14:00 of 2024-05-13 holds one commit (13:40), the culprit, so the commit stage confirms
+    // the hourly pair.
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 1800);
     p.record_history("2024-05-15");
     const auto r = app::run_investigate(p.options({}), p.w.adapters);
     REQUIRE(r.outputs.count("culprit"));
@@ -450,4 +452,51 @@ TEST_CASE("investigate in-process: the detected drop is narrowed first and its h
     CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
               return l.rfind("boundary 2024-05-13 → 2024-05-14: regression", 0) == 0;
           }) == 1);
+}
+
+TEST_CASE("investigate in-process: the first bad night, one new point, is measured again and "
+          "narrowed to the culprit in the same run",
+          "[usecase][investigate]") {
+    // The culprit lands on 2024-05-15 13:40: the nightly of 05-16 (recorded now) is the first and
+    // only point of the new level, 6 % down. One point cannot tell an outlier from a new level;
+    // the same nightly measured again can.
+    Pipeline p(k_may1 + 14 * 86400 + 13 * 3600 + 1800);
+    p.slow = 577.0 * 0.94;
+    p.record_history("2024-05-15");
+    const auto r = app::run_investigate(p.options({}), p.w.adapters);
+    INFO(util::join(p.w.progress.lines, "\n"));
+    CHECK(r.verdict == "regression");
+    CHECK_THAT(r.investigation.detect.reason,
+               Catch::Contains("the nightly 2024-05-16 measured again") &&
+                   Catch::Contains("first point of a new level"));
+    REQUIRE(r.investigation.regressions.size() == 1);
+    CHECK(r.investigation.regressions[0].last_good == "2024-05-15");
+    CHECK(r.investigation.regressions[0].first_bad == "2024-05-16");
+    REQUIRE(r.outputs.count("culprit"));
+    CHECK(r.outputs.at("culprit") == "xla@" + p.xla.sha(p.culprit));
+    // Every run is counted: the record, the new runs of 05-16, the daily and the source stages.
+    CHECK(r.investigation.spend.runs == p.w.runners.log.total_runs());
+    CHECK(p.w.runners.log.runs.at("2024-05-16") >= 6);
+}
+
+TEST_CASE("investigate in-process: a lone low newest point that is back at the level when "
+          "measured again is a transient outlier",
+          "[usecase][investigate]") {
+    Pipeline p(k_may1 + 40 * 86400); // no culprit in these nightlies
+    p.record_history("2024-05-15");
+    const auto quiet = p.w.runners.run;
+    int runs_of_16 = 0;
+    p.w.runners.run = [&](const ports::PointRequest& r, int repeat) {
+        auto run = quiet(r, repeat);
+        if (r.label == "2024-05-16" && runs_of_16++ < 3) // a bad hour of the machine
+            run.value *= 0.93;
+        return run;
+    };
+    const auto r = app::run_investigate(p.options({}), p.w.adapters);
+    INFO(util::join(p.w.progress.lines, "\n"));
+    CHECK(r.verdict == "no_regression");
+    CHECK_THAT(r.investigation.detect.reason, Catch::Contains("transient outlier"));
+    CHECK(r.investigation.daily.empty());
+    CHECK(p.w.runners.log.total_builds() == 0);
+    CHECK(runs_of_16 == 6); // the record's 3 runs and 3 more
 }

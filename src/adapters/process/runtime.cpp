@@ -267,7 +267,9 @@ Readiness KeptContainerRuntime::prepare(const std::string& image) {
                                                 false);
     ProcessSpec s;
     s.timeout_s = 300;
-    s.argv = {engine, "run", "-d", "--name", name};
+    // --init: an init process as PID 1 reaps and forwards signals (`sleep infinity` as PID 1
+    // ignores SIGTERM, and bazel's server hangs on shutdown without one).
+    s.argv = {engine, "run", "-d", "--init", "--name", name};
     const auto opts = container_options(engine, m_gpus, m_mounts, m_env, m_workdir);
     s.argv.insert(s.argv.end(), opts.begin(), opts.end());
     s.argv.insert(s.argv.end(), {image, "sleep", "infinity"});
