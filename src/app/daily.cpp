@@ -392,6 +392,7 @@ core::DailyResult DailySweep::finish() {
 
 core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
                             const DailyInstruments& with) {
+    const auto held = hold_state(adapters.files, options.state_dir); // one sweep per --state
     DailySweep sweep(options, adapters, with);
     sweep.resume();
     sweep.load_history();

@@ -1,5 +1,8 @@
 #include "app/investigate.hpp"
 
+#include "app/dashboard.hpp"
+#include "app/journal_file.hpp"
+#include "app/newest_point.hpp"
 #include "app/options.hpp"
 #include "app/run_point.hpp"
 #include "core/command_template.hpp"
@@ -78,6 +81,7 @@ public:
     void publish(InvestigateResult& res);
 
 private:
+    void settle_newest();
     void narrow_boundary(std::size_t daily_index, const core::Boundary& b);
     void note_first_boundary(const std::string& good, const std::string& bad,
                              const core::Boundary& b, const core::Attribution& attr);
@@ -166,9 +170,37 @@ void Pipeline::detect() {
     m_inv.detect = detected.result;
     for (const auto& w : detected.warnings)
         m_a.progress.line("warning: " + w);
+    settle_newest();
     m_verdict = m_inv.detect.verdict;
     m_reason = m_inv.detect.reason;
     m_a.progress.line("detect: " + verdict_word(m_verdict) + " — " + m_reason);
+}
+
+void Pipeline::settle_newest() {
+    // A newest point alone off the level (the first bad night, or an outlier): measure that
+    // nightly again and decide now (app/newest_point), rather than wait for the next night.
+    if (m_o.range)
+        return;
+    const auto& sweep = m_o.daily.sweep;
+    const auto again = [&](const std::string& label, int runs, int round) {
+        std::vector<double> values;
+        const auto night = util::parse_day(label);
+        if (!night)
+            return values; // not a nightly date: nothing to measure again
+        auto d = daily_options({*night, *night}, "newest-" + label + "-" + std::to_string(round),
+                               true); // new runs, recorded into the history
+        d.sweep.repeats = d.sweep.max_repeats = runs;
+        const auto measured = run_daily(d, m_a, daily_instruments());
+        m_record_runs += measured.sweep.runs;
+        if (!measured.measurements.empty())
+            for (const auto& m : measured.measurements.front())
+                if (m.status == core::Status::ok)
+                    values.insert(values.end(), m.values.begin(), m.values.end());
+        return values;
+    };
+    m_inv.detect = settle_newest_point(m_inv.detect, *m_history, sweep.repeats, sweep.max_repeats,
+                                       again, m_a.progress)
+                       .detect;
 }
 
 std::vector<NarrowWindow> Pipeline::windows() {
@@ -350,8 +382,10 @@ InvestigateResult Pipeline::report() {
     m_a.files.write_atomic(res.result_path, report::render_json(doc));
     report::MarkdownOptions mo;
     mo.key = m_o.key;
+    mo.dashboard_url = m_o.dashboard_url;
     res.markdown = report::render_markdown(doc, mo);
     m_a.files.write_atomic(res.report_path, res.markdown);
+    keep_investigation(*m_history, res.investigation, m_a.progress); // for `perfsweep dashboard`
     res.summary = report::verdict_sentence(doc);
     return res;
 }
@@ -432,6 +466,7 @@ void Pipeline::comment(InvestigateResult& res) {
 InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& a) {
     if (o.history.empty())
         throw_usage("investigate: --history is required (a JSON Lines file or git:BRANCH)");
+    const auto held = hold_state(a.files, o.state_dir); // one investigation per --state
     Pipeline p(o, a);
     p.record_night();
     p.detect();

@@ -173,3 +173,20 @@ TEST_CASE("daily in-process: a run committed to the state dir but killed before 
         for (std::size_t j = i + 1; j < h.records.size(); ++j)
             CHECK_FALSE(fakes::same_record(h.records[i], h.records[j]));
 }
+
+TEST_CASE("daily in-process: a --state another perfsweep holds stops before a run (issue 29)",
+          "[usecase][daily][locks]") {
+    // Two daily on one --state measured every date twice and the journal kept half; the stage now
+    // locks its state directory before reading the journal (suite [locks] runs two processes).
+    Daily d;
+    d.o.state_dir = "state/daily";
+    d.o.identity = "stage=daily\n";
+    d.w.runners.run = step_at("2024-05-19");
+    d.w.files.held_elsewhere.insert("state/daily");
+    CHECK_THROWS_WITH(d.run(), Catch::Contains("holds --state state/daily"));
+    CHECK(d.w.runners.log.total_runs() == 0);
+    CHECK_FALSE(d.w.files.exists("state/daily/journal.tsv"));
+    d.w.files.held_elsewhere.clear();
+    d.run();
+    CHECK(d.w.files.locked.at("state/daily") == 1);
+}

@@ -68,6 +68,7 @@ private:
                             size_t worker);
 
     ports::RunnerConfig m_cfg;
+    std::size_t m_log_limit = k_default_log_limit; ///< bytes of a run's output its log keeps
     std::unique_ptr<Runtime> m_runtime;
     ports::Progress& m_progress;
     ports::Clock& m_clock;
