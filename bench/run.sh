@@ -27,3 +27,6 @@ s=$SECONDS
 "./$b/perfsweep" dashboard --history "$d/history.jsonl" --output-dir "$d/site" | sed -n 1p
 echo "perfsweep dashboard took $((SECONDS - s)) s"
 node bench/dashboard_budget.js --site "$d/site" --runs 3
+echo "== gpus_wall (4 GPUs vs 1, the real binary, a sleeping benchmark over the seed replay)"
+cmake --build "$b" -j "$(nproc)" --target perfsweep
+bash bench/gpus_wall.sh "./$b/perfsweep"

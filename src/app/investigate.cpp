@@ -9,6 +9,7 @@
 #include "core/commit_text.hpp"
 #include "core/environment.hpp"
 #include "core/exit_policy.hpp"
+#include "core/narrow.hpp"
 #include "core/range_verdict.hpp"
 #include "report/markdown.hpp"
 #include "report/result_json.hpp"
@@ -19,6 +20,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace perfsweep::app {
 
@@ -83,6 +86,8 @@ public:
 private:
     void settle_newest();
     void narrow_boundary(std::size_t daily_index, const core::Boundary& b);
+    /// `daily` with the runner's image, metric and unit where the sweep measured none.
+    core::DailyResult with_runner_metric(core::DailyResult daily) const;
     void note_first_boundary(const std::string& good, const std::string& bad,
                              const core::Boundary& b, const core::Attribution& attr);
     std::optional<HourlyOptions> hourly_options(const core::DailyResult& d,
@@ -222,17 +227,26 @@ std::vector<NarrowWindow> Pipeline::windows() {
     return out;
 }
 
+// The sweep narrows the drop detect reported first (core::detected_focus); once its boundary is
+// decided, that boundary goes on to the hourly stage while the sweep waits, then the sweep covers
+// the rest of the window and reports its other boundaries.
 void Pipeline::narrow_window(const NarrowWindow& w) {
     const std::string from = util::format_day(w.dates.from), to = util::format_day(w.dates.to);
     m_a.progress.line("== daily: " + from + " → " + to);
-    auto daily =
-        run_daily(daily_options(w.dates, "daily-" + from + "-" + to), m_a, daily_instruments());
-    const auto& runner = m_o.daily_runner;
-    daily.image = runner.image;
-    if (daily.metric.empty()) {
-        daily.metric = runner.metric;
-        daily.unit = runner.unit.empty() ? runner.metric : runner.unit;
-    }
+    auto d = daily_options(w.dates, "daily-" + from + "-" + to);
+    if (d.sweep.comparison == core::ComparisonKind::values &&
+        m_inv.detect.verdict == core::Verdict::regression)
+        d.sweep.focus = core::detected_focus(m_inv.detect.change_points, w.dates.labels());
+    std::optional<std::pair<std::string, std::string>> early; // narrowed during the sweep
+    const FocusHook hourly_first = [&](const core::DailyResult& so_far, const core::Boundary& b) {
+        const auto& pts = so_far.sweep.points;
+        early.emplace(pts[b.last_before].label, pts[b.first_after].label);
+        m_a.progress.line("daily: the detected drop " + early->first + " → " + early->second +
+                          " is decided; the hourly stage starts before the rest of the range");
+        m_inv.daily.push_back(with_runner_metric(so_far));
+        narrow_boundary(m_inv.daily.size() - 1, b);
+    };
+    auto daily = with_runner_metric(run_daily(d, m_a, daily_instruments(), hourly_first));
     if (w.explicit_range) {
         const auto rv = core::range_verdict(daily);
         m_verdict = rv.verdict;
@@ -240,17 +254,36 @@ void Pipeline::narrow_window(const NarrowWindow& w) {
         m_a.progress.line("range " + from + " → " + to + ": " + verdict_word(m_verdict) + " — " +
                           m_reason);
     }
-    m_inv.daily.push_back(std::move(daily));
+    if (early) // the sweep so far, replaced by the whole sweep
+        m_inv.daily.back() = std::move(daily);
+    else
+        m_inv.daily.push_back(std::move(daily));
     const std::size_t index = m_inv.daily.size() - 1;
     // Which boundaries to narrow: in detect's window the latest regression (each window is one
-    // of detect's regressions); in an explicit range the --narrow rule, latest first.
-    const auto& boundaries = m_inv.daily.back().sweep.boundaries;
+    // of detect's regressions); in an explicit range the --narrow rule, latest first. The one
+    // narrowed during the sweep is not narrowed again (in detect's window it was the one).
+    const auto& sweep = m_inv.daily.back().sweep;
     const auto bounds = core::regressions_to_narrow(
-        boundaries, w.explicit_range ? m_o.narrow : core::Narrow::latest);
-    if (bounds.empty())
+        sweep.boundaries, w.explicit_range ? m_o.narrow : core::Narrow::latest);
+    if (bounds.empty() && !early)
         m_a.progress.line("daily: no decided regression boundary between " + from + " and " + to);
-    for (const auto* b : bounds)
+    for (const auto* b : bounds) {
+        const std::pair<std::string, std::string> labels{sweep.points[b->last_before].label,
+                                                         sweep.points[b->first_after].label};
+        if (early && (labels == *early || !w.explicit_range))
+            continue;
         narrow_boundary(index, *b);
+    }
+}
+
+core::DailyResult Pipeline::with_runner_metric(core::DailyResult daily) const {
+    const auto& runner = m_o.daily_runner;
+    daily.image = runner.image;
+    if (daily.metric.empty()) {
+        daily.metric = runner.metric;
+        daily.unit = runner.unit.empty() ? runner.metric : runner.unit;
+    }
+    return daily;
 }
 
 void Pipeline::note_first_boundary(const std::string& good, const std::string& bad,

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -88,14 +89,14 @@ struct Pipeline {
         v.check();
         return app::resolve_investigate(v, {"acme/lbm", &w.actions}).options;
     }
-    /// The earlier nightly jobs: 2024-05-01 .. `last` recorded, one measurement per night.
-    void record_history(const std::string& last) {
+    /// The earlier nightly jobs: `first` .. `last` recorded, one measurement per night.
+    void record_history(const std::string& last, const std::string& first = "2024-05-01") {
         auto o = options({});
         auto runner = w.runners.make(o.daily_runner);
         auto probe = w.runners.make(app::commits_probe_runner(o.daily_runner, o.commits_probe));
         auto history = w.histories.open("history.jsonl");
         app::DailyOptions past;
-        past.dates = {*util::parse_day("2024-05-01"), *util::parse_day(last)};
+        past.dates = {*util::parse_day(first), *util::parse_day(last)};
         past.benchmark = "lbm";
         past.sweep = o.daily.sweep;
         past.sweep.strategy = core::SweepStrategy::exhaustive;
@@ -397,6 +398,62 @@ TEST_CASE("investigate in-process on schedule events keeps one sticky issue: ope
     CHECK(closed.issue.state == "closed");
     REQUIRE(closed.comments.size() == 1);
     CHECK_THAT(closed.comments[0].body, Catch::Contains("**Recovered**"));
+}
+
+TEST_CASE("investigate in-process: the detected drop is narrowed first and its hourly stage "
+          "starts before the rest of the range is covered",
+          "[usecase][investigate][focus]") {
+    // The history holds 05-01..05-04 (577), 05-15 and tonight's 05-16 (536.6): detect reports the
+    // drop 05-04 → 05-15. In the range 05-05..05-16 the nightlies also dip 3 % on 05-07..05-09,
+    // which no history shows. The sweep decides the drop's boundary (05-13 | 05-14) first, the
+    // hourly stage runs on it, then the sweep covers the rest and still reports the dip's
+    // boundaries.
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
+    const auto script = p.w.runners.run;
+    p.w.runners.run = [script](const ports::PointRequest& r, int repeat) {
+        auto run = script(r, repeat);
+        if (r.label >= "2024-05-07" && r.label <= "2024-05-09")
+            run.value *= 0.97;
+        return run;
+    };
+    p.record_history("2024-05-04");
+    p.record_history("2024-05-15", "2024-05-15");
+    auto o = p.options({{"from", "2024-05-05"}, {"to", "2024-05-16"}});
+    const auto r = app::run_investigate(o, p.w.adapters);
+    INFO(util::join(p.w.progress.lines, "\n"));
+    const auto& inv = r.investigation;
+    REQUIRE(inv.hourly.size() == 1);
+    REQUIRE(inv.hourly[0].culprit);
+    CHECK(inv.hourly[0].culprit->commit.sha == p.xla.sha(p.culprit));
+    REQUIRE(inv.regressions.size() == 1);
+    CHECK(inv.regressions[0].first_bad == "2024-05-14");
+    // The order of the runs: the daily points (dates) before the first hourly point (a time)
+    // decided the drop; the rest of the range was covered after the hourly stage.
+    const auto& points = p.w.runners.log.points;
+    const auto first_hourly = std::find_if(points.begin(), points.end(), [](const auto& q) {
+        return q.label.find('T') != std::string::npos;
+    });
+    REQUIRE(first_hourly != points.end());
+    std::set<std::string> before, after;
+    for (auto it = points.begin(); it != points.end(); ++it)
+        if (it->label.size() == 10 && it->label < "2024-05-15") // a nightly of the range
+            (it < first_hourly ? before : after).insert(it->label);
+    CHECK(before.size() <= 5);
+    CHECK(!after.empty());
+    // The whole sweep: the dip's two boundaries and the drop, each announced when decided.
+    REQUIRE(inv.daily.size() == 1);
+    std::vector<std::string> found;
+    for (const auto& b : inv.daily[0].sweep.boundaries)
+        found.push_back(inv.daily[0].sweep.points[b.last_before].label + "|" +
+                        inv.daily[0].sweep.points[b.first_after].label + " " +
+                        std::string(core::to_string(b.kind)));
+    CHECK(found == std::vector<std::string>{"2024-05-06|2024-05-07 regression",
+                                            "2024-05-09|2024-05-10 improvement",
+                                            "2024-05-13|2024-05-14 regression"});
+    const auto& lines = p.w.progress.lines;
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+              return l.rfind("boundary 2024-05-13 → 2024-05-14: regression", 0) == 0;
+          }) == 1);
 }
 
 TEST_CASE("investigate in-process: the first bad night, one new point, is measured again and "

@@ -18,13 +18,17 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 namespace perfsweep::adapters {
 
@@ -542,6 +546,74 @@ ProcessRunner::run_points(const std::vector<ports::PointRequest>& requests) {
         for (auto& m : r)
             out.push_back(std::move(m));
     return out;
+}
+
+void ProcessRunner::run_stream(
+    const std::function<std::optional<ports::PointRequest>()>& next,
+    const std::function<void(const ports::PointRequest&, std::vector<core::Measurement>)>& done) {
+    const auto n = static_cast<size_t>(workers());
+    if (n <= 1) {
+        ports::PointRunner::run_stream(next, done);
+        return;
+    }
+    std::mutex mutex; // next and done, never at once; the counters below
+    std::condition_variable changed;
+    size_t in_flight = 0;
+    bool stop = false;
+    std::exception_ptr error;
+    Batch batch;
+    auto loop = [&](size_t worker) {
+        std::unique_lock<std::mutex> lock(mutex);
+        try {
+            for (;;) {
+                std::optional<ports::PointRequest> q;
+                // A free worker takes the next point; none while a point in flight may still
+                // make one useful: wait for it to report.
+                while (!stop && !(q = next())) {
+                    if (in_flight == 0) {
+                        stop = true;
+                        break;
+                    }
+                    changed.wait(lock);
+                }
+                if (stop || interrupted() != 0) {
+                    stop = true;
+                    changed.notify_all();
+                    return;
+                }
+                ++in_flight;
+                {
+                    std::lock_guard<std::mutex> counts(batch.mutex);
+                    batch.planned_runs +=
+                        static_cast<size_t>(m_cfg.warmup + std::max(1, q->repeats));
+                }
+                lock.unlock();
+                auto result = measure(*q, worker, batch);
+                for (auto& m : result)
+                    attach_environment(m, *q, worker);
+                lock.lock();
+                --in_flight;
+                if (!stop && interrupted() == 0)
+                    done(*q, std::move(result));
+                changed.notify_all();
+            }
+        } catch (...) {
+            if (!error)
+                error = std::current_exception();
+            stop = true;
+            changed.notify_all();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t w = 0; w < n; ++w)
+        threads.emplace_back(loop, w);
+    for (auto& t : threads)
+        t.join();
+    if (error)
+        std::rethrow_exception(error);
+    if (int sig = interrupted())
+        throw_infra("interrupted by signal " + std::to_string(sig) +
+                    "; running benchmarks were stopped and containers removed");
 }
 
 ports::StepOutcome ProcessRunner::build(const ports::PointRequest& request) {

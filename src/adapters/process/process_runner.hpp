@@ -33,6 +33,11 @@ public:
     /// Measure each request (in parallel over the GPU pool); results in request order.
     std::vector<core::Measurement>
     run_points(const std::vector<ports::PointRequest>& requests) override;
+    /// One thread per GPU asks for its next point as soon as it is free (no round barrier).
+    void
+    run_stream(const std::function<std::optional<ports::PointRequest>()>& next,
+               const std::function<void(const ports::PointRequest& request,
+                                        std::vector<core::Measurement> result)>& done) override;
     /// Size of the GPU pool, 1 without one.
     int workers() const override;
     /// Run the build command for `request` (in the kept container when there is one).
