@@ -130,6 +130,479 @@ std::string number(double v) {
     return util::format_fixed(v, a >= 1000 ? 1 : (a >= 10 ? 2 : (a >= 0.1 ? 4 : 6)));
 }
 
+/// The usable points' medians and the standard errors their repeats give.
+struct PointStats {
+    std::vector<std::string> labels;
+    std::vector<double> y;        // point medians
+    std::vector<double> se;       // standard error of a point's median from its repeats (unit)
+    std::vector<double> se_at;    // ... and that point's median
+    double within_dof = 0;        // degrees of freedom those repeats give
+    std::vector<double> unbiased; // se with the MAD's small-sample correction (see Noise)
+};
+
+/// Median and repeat standard error of each point with values; the others go to `r.failed`.
+PointStats summarize_points(const std::vector<Point>& points, DetectResult& r) {
+    PointStats ps;
+    for (const auto& p : points) {
+        if (p.values.empty()) {
+            r.failed.push_back({p.label, p.failure});
+            continue;
+        }
+        ps.labels.push_back(p.label);
+        ps.y.push_back(median(p.values));
+        if (p.values.size() >= 2) {
+            const Summary s = summarize(p.values);
+            const double spread = s.mad > 0 ? s.mad : s.stddev;
+            ps.se.push_back(1.2533 * spread / std::sqrt(static_cast<double>(s.n)));
+            ps.unbiased.push_back(ps.se.back() * (s.mad > 0 ? mad_small_sample_factor(s.n) : 1.0));
+            ps.se_at.push_back(ps.y.back());
+            ps.within_dof += static_cast<double>(s.n - 1);
+        }
+    }
+    // The spread inside points is an estimate of the noise only when many points have repeats:
+    // a label recorded twice in a history of single values (a rerun, 450 then 600) is one
+    // point's disagreement, and as the median over the points that have repeats it became
+    // every point's noise floor (a -10 % regression read as noise).
+    const std::size_t n = ps.y.size();
+    if (ps.se.size() < std::max<std::size_t>(3, (n + 1) / 2)) {
+        ps.se.clear();
+        ps.se_at.clear();
+        ps.unbiased.clear();
+        ps.within_dof = 0;
+    }
+    return ps;
+}
+
+/// The noise model: the statistics scale (log or unit) and each point's noise scale on it.
+struct Noise {
+    bool log_scale = false;
+    std::vector<double> z; // the point medians on the statistics scale
+    double centre = 0;     // median of the point medians (unit)
+    double floor = 0;      // the scale that stands for "noise-free"
+    double within = 0;     // the repeats' scale (median standard error)
+    double scatter = 0;    // the points' scatter (successive differences)
+    bool repeats_agree = false;
+    std::size_t noise_window = 0;
+    double noise_band = 0;
+
+    /// A local scale `x` taken as the global one inside the noise band, never below the floors.
+    double clamp(double x, double global) const {
+        if (x <= noise_band * global && noise_band * x >= global)
+            x = global;
+        return std::max({x, within, floor});
+    }
+
+    /// Each point's noise scale for the statistics-scale values `v`.
+    std::vector<double> point_scales(const std::vector<double>& v) const {
+        if (repeats_agree)
+            return std::vector<double>(v.size(), std::max({within, scatter, floor}));
+        const double global = successive_difference_scale(v);
+        std::vector<double> s = local_difference_scales(v, noise_window);
+        for (double& x : s)
+            x = clamp(x, global);
+        return s;
+    }
+};
+
+/// Noise of one point, per point: the day-to-day scatter around it (successive differences
+/// within +-noise_window points, so a noisier stretch gets a larger scale than a quiet one),
+/// never below what the repeats inside the points show, nor below a floor that stands for
+/// "noise-free" (bytes, instruction counts).
+Noise estimate_noise(PointStats& ps, const DetectOptions& options) {
+    Noise nm;
+    nm.noise_window = options.noise_window;
+    nm.noise_band = options.noise_band;
+    const std::vector<double>& y = ps.y;
+    const std::size_t n = y.size();
+    // Statistics run on log(values) when every point is positive: benchmark noise is mostly
+    // proportional to the level, so a level 50 times higher is not 50 times "noisier" and a
+    // relative threshold is a fixed distance. Levels are reported in the metric's own unit.
+    nm.log_scale = *std::min_element(y.begin(), y.end()) > 0;
+    nm.z = y;
+    if (nm.log_scale) {
+        for (double& v : nm.z)
+            v = std::log(v);
+        for (std::size_t j = 0; j < ps.se.size(); ++j) { // relative, like differences of logs
+            ps.se[j] /= ps.se_at[j];
+            ps.unbiased[j] /= ps.se_at[j];
+        }
+    }
+    nm.centre = median(y);
+    nm.floor = nm.log_scale ? 1e-9 : std::max(1e-9 * std::fabs(nm.centre), 1e-300);
+    nm.within = ps.se.empty() ? 0.0 : median(ps.se);
+    // The local scale counts only where it differs from the whole series' scale by more than a
+    // factor noise_band (a quiet or a noisy stretch); within that band it is mostly sampling error,
+    // and a dip's own edges would inflate it exactly where the dip is. When the points scatter no
+    // more than their repeats say (allowing for the uncertainty of a scatter estimate from few
+    // differences), the repeats measure the same noise: then every point gets that one scale, and
+    // the repeats' degrees of freedom count (a few nightlies with 5 repeats each are evidence).
+    const double between_dof = options.dof_factor * static_cast<double>(n - 1);
+    // (The smaller of a trimmed-mean and a median scale of the differences: with a handful of
+    // nights one step is a fifth of the differences, and the trimmed mean alone counts it as
+    // scatter.)
+    nm.scatter = std::min(trimmed_difference_scale(nm.z), successive_difference_scale(nm.z));
+    // The agreement test compares two estimates of one noise, so the repeats' side is corrected
+    // for the MAD's small-sample bias (of 3 repeats it is 1.5 too small, which made 3 quiet
+    // repeats "disagree" with 3 nights and threw their evidence away); the scale itself keeps the
+    // plain MAD (with the correction, noisy few-repeat histories lost real shifts: bench_detect).
+    // The repeats' side is their pooled (root-mean-square) standard error: a regression that makes
+    // the runs jittery (a host sync) makes the new level's repeats noisier than the old one's, and
+    // the median over points would speak for the quiet old level alone.
+    double pooled = 0;
+    for (double u : ps.unbiased)
+        pooled += u * u;
+    const double within_unbiased =
+        ps.unbiased.empty() ? 0.0 : std::sqrt(pooled / static_cast<double>(ps.unbiased.size()));
+    nm.repeats_agree =
+        nm.within > 0 &&
+        nm.scatter <= within_unbiased * (1 + 2 / std::sqrt(std::max(between_dof, 1.0)));
+    return nm;
+}
+
+/// The points the step fit uses: those that are not in a short outlier run.
+struct Kept {
+    std::vector<bool> outlier;     // per usable point
+    std::vector<std::size_t> keep; // indexes (into y, labels) of the points the fit uses
+    std::vector<double> yf, zf;    // kept points: values and their statistics scale
+};
+
+/// Short outlier runs (1-2 points off the level on both sides) are left out of the fit, with
+/// nothing put in their place: a good point between two outliers stays a good point.
+Kept drop_outliers(const PointStats& ps, const Noise& nm, const DetectOptions& options,
+                   DetectResult& r) {
+    Kept k;
+    OutlierRunOptions oo;
+    oo.k = options.outlier_k;
+    oo.level_k = options.level_k;
+    k.outlier = find_outlier_runs(nm.z, nm.point_scales(nm.z), oo);
+    for (std::size_t i = 0; i < ps.y.size(); ++i) {
+        if (k.outlier[i])
+            r.outliers.push_back(ps.labels[i]);
+        else
+            k.keep.push_back(i);
+    }
+    for (std::size_t i : k.keep) {
+        k.yf.push_back(ps.y[i]);
+        k.zf.push_back(nm.z[i]);
+    }
+    return k;
+}
+
+/// The step fit of the kept points, each weighted by its own noise scale, and the significance
+/// tests of its change points.
+struct StepFit {
+    const std::vector<double>& zf; // kept points, statistics scale
+    std::vector<double> sigma;     // their noise scales
+    double penalty = 0;
+    double dof = 0;
+    double alpha = 0;
+    std::vector<std::size_t> bounds; // segment starts into zf, then zf.size()
+
+    /// Fit the steps again with the current scales.
+    void fit() {
+        const std::size_t nf = zf.size();
+        std::vector<double> w(nf);
+        for (std::size_t i = 0; i < nf; ++i)
+            w[i] = 1.0 / (sigma[i] * sigma[i]);
+        bounds.assign(1, 0);
+        for (std::size_t s : fit_steps_weighted(zf, w, penalty, 2))
+            bounds.push_back(s);
+        bounds.push_back(nf);
+    }
+
+    /// Location of the points [a, e) and the variance of that estimate: the mean for 4 or more
+    /// points, the median for 3 (a lone outlier cannot carry it), and for 1-2 points the one
+    /// nearest `toward` (both points of a 2-point level must be off, not one outlier and its
+    /// neighbour).
+    double location(std::size_t a, std::size_t e, double toward, double& var) const {
+        const std::size_t len = e - a;
+        double v = 0;
+        for (std::size_t i = a; i < e; ++i)
+            v += sigma[i] * sigma[i];
+        if (len >= 4) {
+            var = v / static_cast<double>(len * len);
+            return slice_mean(zf, a, e);
+        }
+        if (len == 3) {
+            var = 1.5708 * v / 9.0;
+            return slice_median(zf, a, e);
+        }
+        std::size_t best = a;
+        for (std::size_t i = a; i < e; ++i)
+            if (std::fabs(zf[i] - toward) < std::fabs(zf[best] - toward))
+                best = i;
+        var = sigma[best] * sigma[best];
+        return zf[best];
+    }
+
+    /// p-value of points [a0,a1) against [b0,b1); the longer side first, the shorter one toward it.
+    double test2(std::size_t a0, std::size_t a1, std::size_t b0, std::size_t b1) const {
+        double va = 0, vb = 0;
+        double la = 0, lb = 0;
+        if (a1 - a0 >= b1 - b0) {
+            la = location(a0, a1, 0, va);
+            lb = location(b0, b1, la, vb);
+        } else {
+            lb = location(b0, b1, 0, vb);
+            la = location(a0, a1, lb, va);
+        }
+        return student_t_two_sided_p((lb - la) / std::sqrt(va + vb), dof);
+    }
+
+    /// p-value of [a,b) against [b,c).
+    double test(std::size_t a, std::size_t b, std::size_t c) const { return test2(a, b, b, c); }
+
+    /// p-value of the change point bounds[j].
+    double p_at(std::size_t j) const { return test(bounds[j - 1], bounds[j], bounds[j + 1]); }
+
+    /// p / the alpha it must pass; >= 1: not significant. A 2-point level must pass alpha / 10:
+    /// heavy tails make two adjacent large deviations far likelier than Gaussian noise does, while
+    /// a real 2-point level (a new one at the end, or a short one in a quiet series) is usually
+    /// many noise scales away.
+    double weakness(std::size_t j) const {
+        const bool two = bounds[j] - bounds[j - 1] == 2 || bounds[j + 1] - bounds[j] == 2;
+        return p_at(j) / (two ? alpha / 10 : alpha);
+    }
+
+    /// Drop the weakest change point until every one left has p < alpha.
+    void prune() {
+        while (bounds.size() > 2) {
+            std::size_t worst = 0;
+            double worst_p = 1;
+            for (std::size_t j = 1; j + 1 < bounds.size(); ++j)
+                if (const double q = weakness(j); q >= worst_p) {
+                    worst = j;
+                    worst_p = q;
+                }
+            if (worst == 0)
+                break;
+            bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(worst));
+        }
+    }
+};
+
+/// Noise is a property of a level, not of its neighbours': once significant change points are
+/// known, each point's local scale is taken again from windows that stop at them (a quiet
+/// level right after a noisy stretch is judged by its own scatter, not the stretch's), then
+/// fitted and tested again. A point with no side of enough differences inside its level keeps
+/// its first scale.
+void refit_within_levels(StepFit& f, const Noise& nm, const DetectOptions& options) {
+    if (f.bounds.size() <= 2 || nm.repeats_agree)
+        return;
+    const std::vector<double> within_levels =
+        local_difference_scales(f.zf, options.noise_window, f.bounds);
+    const double global = successive_difference_scale(f.zf);
+    bool changed = false;
+    for (std::size_t i = 0; i < f.zf.size(); ++i) {
+        const double x0 = within_levels[i];
+        if (!(x0 > 0))
+            continue;
+        const double x = nm.clamp(x0, global);
+        changed = changed || x != f.sigma[i];
+        f.sigma[i] = x;
+    }
+    if (changed) {
+        f.fit();
+        f.prune();
+    }
+}
+
+/// Fit, test and prune the change points of the kept points, whose noise scales are `sigma`.
+StepFit fit_change_points(const Kept& k, std::vector<double> sigma, const Noise& nm,
+                          const PointStats& ps, const DetectOptions& options) {
+    const std::size_t nf = k.zf.size();
+    StepFit f{k.zf, std::move(sigma), 0, 0, options.alpha, {}};
+    // Step fit: each point weighted by its own noise scale.
+    f.penalty =
+        options.penalty_factor * std::log(static_cast<double>(std::max<std::size_t>(nf, 2)));
+    f.fit();
+    // Significance: drop the weakest change point until every one left has p < alpha, by a
+    // two-sample test of the adjacent segments' levels with their points' own noise scales.
+    // Degrees of freedom: a conservative share of the differences the scale comes from, plus
+    // those of the repeats when they agree with the scatter (see estimate_noise).
+    f.dof = std::max(options.dof_min, options.dof_factor * static_cast<double>(nf - 1) +
+                                          (nm.repeats_agree ? ps.within_dof : 0.0));
+    f.prune();
+    refit_within_levels(f, nm, options);
+    return f;
+}
+
+/// Size: a change point is reported when the levels just before and after it differ by at
+/// least the threshold (or, for a slow drift of small steps, when the level since the last
+/// reported change point does). Levels are never recomputed from merged segments, so a small
+/// step next to a short dip cannot shrink the dip's own edges below the threshold. Fills the
+/// segments and change points of `r`; returns the reported segments' starts (into yf), then nf.
+std::vector<std::size_t> report_changes(const StepFit& f, const Kept& k, const PointStats& ps,
+                                        const DetectOptions& options, DetectResult& r) {
+    const std::vector<std::size_t>& bounds = f.bounds;
+    const std::vector<double>& yf = k.yf;
+    const std::size_t m = bounds.size() - 1; // statistically distinct segments
+    std::vector<double> level(m);
+    for (std::size_t j = 0; j < m; ++j)
+        level[j] = slice_median(yf, bounds[j], bounds[j + 1]);
+    struct Reported {
+        std::size_t bound; // index into bounds
+        double old_level, new_level, p;
+    };
+    std::vector<Reported> reported;
+    std::size_t since = 0; // first segment of the current reported level
+    for (std::size_t j = 1; j < m; ++j) {
+        if (std::fabs(relative(level[j - 1], level[j])) >= options.threshold) {
+            reported.push_back({j, level[j - 1], level[j], f.p_at(j)});
+            since = j;
+            continue;
+        }
+        const double so_far = slice_median(yf, bounds[since], bounds[j]);
+        if (std::fabs(relative(so_far, level[j])) >= options.threshold) {
+            reported.push_back(
+                {j, so_far, level[j], f.test(bounds[since], bounds[j], bounds[j + 1])});
+            since = j;
+        }
+    }
+
+    const std::vector<std::string>& labels = ps.labels;
+    std::vector<std::size_t> cuts{0}; // into yf
+    for (const auto& rep : reported)
+        cuts.push_back(bounds[rep.bound]);
+    cuts.push_back(yf.size());
+    for (std::size_t j = 0; j + 1 < cuts.size(); ++j)
+        r.segments.push_back({labels[k.keep[cuts[j]]], labels[k.keep[cuts[j + 1] - 1]],
+                              cuts[j + 1] - cuts[j], slice_median(yf, cuts[j], cuts[j + 1])});
+    for (const auto& rep : reported) {
+        const std::size_t b = bounds[rep.bound];
+        ChangePoint cp;
+        cp.index = k.keep[b];
+        cp.last_before = labels[k.keep[b - 1]];
+        cp.first_after = labels[k.keep[b]];
+        cp.old_level = rep.old_level;
+        cp.new_level = rep.new_level;
+        cp.relative_change = relative(rep.old_level, rep.new_level);
+        cp.p_value = rep.p;
+        cp.kind = is_better(r.direction, cp.old_level, cp.new_level) ? ChangeKind::regression
+                                                                     : ChangeKind::improvement;
+        r.change_points.push_back(cp);
+    }
+    return cuts;
+}
+
+/// The reference level for the present (the last of `segments`, index k >= 1): an established
+/// level the present is back at after a short excursion, else the last established level before
+/// the present (shorter ones are an excursion), else the first level.
+std::size_t reference_segment(const std::vector<Segment>& segments, std::size_t k,
+                              const DetectOptions& options) {
+    const Segment& last = segments[k];
+    std::size_t away = 0; // points between that level and the present
+    for (std::size_t j = k - 1; j-- > 0;) {
+        away += segments[j + 1].points;
+        if (away > options.excursion_points)
+            break;
+        if (segments[j].points >= options.established_points &&
+            std::fabs(relative(segments[j].level, last.level)) < options.threshold)
+            return j;
+    }
+    for (std::size_t j = k; j-- > 0;)
+        if (segments[j].points >= options.established_points)
+            return j;
+    return 0;
+}
+
+std::string p_text(double p) {
+    return p < 1e-6 ? std::string("p < 1e-6") : "p = " + util::format_fixed(p, 6);
+}
+
+std::string span(const Segment& s) {
+    return s.first_label == s.last_label ? s.first_label : s.first_label + ".." + s.last_label;
+}
+
+/// The excursion between the reference segment `ref` and the present `k` (empty when none):
+/// its span and the level farthest from the reference.
+std::string excursion_text(const std::vector<Segment>& segments, std::size_t ref, std::size_t k) {
+    if (ref + 1 >= k)
+        return {};
+    const double reference = segments[ref].level;
+    double lo = segments[ref + 1].level, hi = lo;
+    for (std::size_t j = ref + 1; j < k; ++j) {
+        lo = std::min(lo, segments[j].level);
+        hi = std::max(hi, segments[j].level);
+    }
+    const double far = std::fabs(lo - reference) > std::fabs(hi - reference) ? lo : hi;
+    return segments[ref + 1].first_label + ".." + segments[k - 1].last_label + " (" +
+           (far < reference ? "down to " : "up to ") + number(far) + ", " +
+           percent(relative(reference, far)) + ")";
+}
+
+/// Verdict about the present: the newest level against the reference level, and its reason.
+void judge_present(const StepFit& f, const std::vector<std::size_t>& cuts, std::size_t n,
+                   const DetectOptions& options, DetectResult& r) {
+    const std::size_t k = r.segments.size() - 1;
+    r.present = r.segments.back();
+    const Segment& last = r.present;
+    if (k == 0) {
+        r.verdict = Verdict::no_regression;
+        r.reason = "no level shift of at least " + percent(options.threshold).substr(1) + " over " +
+                   std::to_string(n) + " points (level " + number(last.level) + ", noise " +
+                   percent(r.relative_noise).substr(1) + ")";
+        return;
+    }
+    const std::size_t ref = reference_segment(r.segments, k, options);
+    r.reference = r.segments[ref];
+    r.present_change = relative(r.reference.level, last.level);
+    const double p = f.test2(cuts[ref], cuts[ref + 1], cuts[k], cuts[k + 1]);
+    const ChangePoint& latest = r.change_points.back();
+    // Where the present level began: the change point that starts the last segment.
+    const std::string present_since = latest.first_after;
+    const std::string ref_text = number(r.reference.level) + " (" + span(r.reference) + ", " +
+                                 std::to_string(r.reference.points) + " point" +
+                                 (r.reference.points == 1 ? "" : "s") + ")";
+    const std::string excursion = excursion_text(r.segments, ref, k);
+    if (std::fabs(r.present_change) >= options.threshold) {
+        r.verdict = is_better(r.direction, r.reference.level, last.level) ? Verdict::regression
+                                                                          : Verdict::improvement;
+        r.reason = "the latest level " + number(last.level) + " is " + percent(r.present_change) +
+                   " from the reference level " + ref_text + " since " + present_since +
+                   " (last before: " + latest.last_before + ", " + p_text(p) + ")";
+        if (!excursion.empty())
+            r.reason += "; after an excursion " + excursion;
+        // Say when the present is a return to an older established level.
+        for (std::size_t j = ref; j-- > 0;)
+            if (r.segments[j].points >= options.established_points &&
+                std::fabs(relative(r.segments[j].level, last.level)) < options.threshold) {
+                r.reason += "; it is back at the level of " + span(r.segments[j]) + " (" +
+                            number(r.segments[j].level) + ")";
+                break;
+            }
+    } else if (!excursion.empty()) {
+        r.verdict = Verdict::no_regression;
+        r.recovered = true;
+        r.reason = "recovered: the latest level " + number(last.level) + " (since " +
+                   present_since + ") is within " + percent(options.threshold).substr(1) +
+                   " of the reference level " + ref_text + " after the excursion " + excursion;
+    } else {
+        r.verdict = Verdict::no_regression;
+        r.reason = "the latest level " + number(last.level) + " is within " +
+                   percent(options.threshold).substr(1) + " of the reference level " + ref_text +
+                   " (" + percent(r.present_change) + ")";
+    }
+}
+
+/// The newest point alone can be an outlier or the first point of a new level; say so.
+void flag_latest_outlier(const PointStats& ps, const Kept& k, const DetectOptions& options,
+                         DetectResult& r) {
+    const std::size_t n = ps.y.size();
+    if (!k.outlier[n - 1] || r.verdict != Verdict::no_regression)
+        return;
+    const Segment& last = r.present;
+    const double rel = relative(last.level, ps.y[n - 1]);
+    if (std::fabs(rel) >= options.threshold) {
+        r.verdict = Verdict::inconclusive;
+        r.recovered = false;
+        r.reason = "the latest point " + ps.labels[n - 1] + " (" + number(ps.y[n - 1]) + ") is " +
+                   percent(rel) + " from the level " + number(last.level) +
+                   "; one point cannot tell an outlier from a new level: measure it again "
+                   "or wait for the next point";
+    }
+}
+
 } // namespace
 
 std::vector<SeriesPoint> ordered_points(const std::vector<Measurement>& series, PointOrder* order) {
@@ -155,393 +628,25 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
     }
     std::vector<Point> points = pool_by_label(series);
     r.order = order_points(points, &r.order_note);
-
-    std::vector<std::string> labels;
-    std::vector<double> y;        // point medians
-    std::vector<double> se;       // standard error of a point's median from its repeats (unit)
-    std::vector<double> se_at;    // ... and that point's median
-    double within_dof = 0;        // degrees of freedom those repeats give
-    std::vector<double> unbiased; // se with the MAD's small-sample correction (see below)
-    for (auto& p : points) {
-        if (p.values.empty()) {
-            r.failed.push_back({p.label, p.failure});
-            continue;
-        }
-        labels.push_back(p.label);
-        y.push_back(median(p.values));
-        if (p.values.size() >= 2) {
-            const Summary s = summarize(p.values);
-            const double spread = s.mad > 0 ? s.mad : s.stddev;
-            se.push_back(1.2533 * spread / std::sqrt(static_cast<double>(s.n)));
-            unbiased.push_back(se.back() * (s.mad > 0 ? mad_small_sample_factor(s.n) : 1.0));
-            se_at.push_back(y.back());
-            within_dof += static_cast<double>(s.n - 1);
-        }
-    }
-    const std::size_t n = y.size();
+    PointStats ps = summarize_points(points, r);
+    const std::size_t n = ps.y.size();
     r.points = n;
-    // The spread inside points is an estimate of the noise only when many points have repeats:
-    // a label recorded twice in a history of single values (a rerun, 450 then 600) is one
-    // point's disagreement, and as the median over the points that have repeats it became
-    // every point's noise floor (a -10 % regression read as noise).
-    if (se.size() < std::max<std::size_t>(3, (n + 1) / 2)) {
-        se.clear();
-        se_at.clear();
-        unbiased.clear();
-        within_dof = 0;
-    }
     if (n < options.min_points) {
         r.verdict = Verdict::inconclusive;
         r.reason = "only " + std::to_string(n) + " usable point" + (n == 1 ? "" : "s") +
                    "; at least " + std::to_string(options.min_points) + " are needed";
         return r;
     }
-
-    // Statistics run on log(values) when every point is positive: benchmark noise is mostly
-    // proportional to the level, so a level 50 times higher is not 50 times "noisier" and a
-    // relative threshold is a fixed distance. Levels are reported in the metric's own unit.
-    const bool log_scale = *std::min_element(y.begin(), y.end()) > 0;
-    std::vector<double> z = y;
-    if (log_scale) {
-        for (double& v : z)
-            v = std::log(v);
-        for (std::size_t j = 0; j < se.size(); ++j) { // relative, like differences of logs
-            se[j] /= se_at[j];
-            unbiased[j] /= se_at[j];
-        }
-    }
-    // Noise of one point, per point: the day-to-day scatter around it (successive differences
-    // within +-noise_window points, so a noisier stretch gets a larger scale than a quiet one),
-    // never below what the repeats inside the points show, nor below a floor that stands for
-    // "noise-free" (bytes, instruction counts).
-    const double centre = median(y);
-    const double floor = log_scale ? 1e-9 : std::max(1e-9 * std::fabs(centre), 1e-300);
-    const double within = se.empty() ? 0.0 : median(se);
-    // The local scale counts only where it differs from the whole series' scale by more than a
-    // factor noise_band (a quiet or a noisy stretch); within that band it is mostly sampling error,
-    // and a dip's own edges would inflate it exactly where the dip is. When the points scatter no
-    // more than their repeats say (allowing for the uncertainty of a scatter estimate from few
-    // differences), the repeats measure the same noise: then every point gets that one scale, and
-    // the repeats' degrees of freedom count (a few nightlies with 5 repeats each are evidence).
-    const double between_dof = options.dof_factor * static_cast<double>(n - 1);
-    // (The smaller of a trimmed-mean and a median scale of the differences: with a handful of
-    // nights one step is a fifth of the differences, and the trimmed mean alone counts it as
-    // scatter.)
-    const double scatter = std::min(trimmed_difference_scale(z), successive_difference_scale(z));
-    // The agreement test compares two estimates of one noise, so the repeats' side is corrected
-    // for the MAD's small-sample bias (of 3 repeats it is 1.5 too small, which made 3 quiet
-    // repeats "disagree" with 3 nights and threw their evidence away); the scale itself keeps the
-    // plain MAD (with the correction, noisy few-repeat histories lost real shifts: bench_detect).
-    // The repeats' side is their pooled (root-mean-square) standard error: a regression that makes
-    // the runs jittery (a host sync) makes the new level's repeats noisier than the old one's, and
-    // the median over points would speak for the quiet old level alone.
-    double pooled = 0;
-    for (double u : unbiased)
-        pooled += u * u;
-    const double within_unbiased =
-        unbiased.empty() ? 0.0 : std::sqrt(pooled / static_cast<double>(unbiased.size()));
-    const bool repeats_agree =
-        within > 0 && scatter <= within_unbiased * (1 + 2 / std::sqrt(std::max(between_dof, 1.0)));
-    auto point_scales = [&](const std::vector<double>& v) {
-        if (repeats_agree)
-            return std::vector<double>(v.size(), std::max({within, scatter, floor}));
-        const double global = successive_difference_scale(v);
-        std::vector<double> s = local_difference_scales(v, options.noise_window);
-        for (double& x : s) {
-            if (x <= options.noise_band * global && options.noise_band * x >= global)
-                x = global;
-            x = std::max({x, within, floor});
-        }
-        return s;
-    };
-
-    // Short outlier runs (1-2 points off the level on both sides) are left out of the fit, with
-    // nothing put in their place: a good point between two outliers stays a good point.
-    OutlierRunOptions oo;
-    oo.k = options.outlier_k;
-    oo.level_k = options.level_k;
-    const std::vector<bool> outlier = find_outlier_runs(z, point_scales(z), oo);
-    std::vector<std::size_t> keep; // indexes (into y, labels) of the points the fit uses
-    for (std::size_t i = 0; i < n; ++i) {
-        if (outlier[i])
-            r.outliers.push_back(labels[i]);
-        else
-            keep.push_back(i);
-    }
-    std::vector<double> yf, zf; // kept points: values and their statistics scale
-    for (std::size_t i : keep) {
-        yf.push_back(y[i]);
-        zf.push_back(z[i]);
-    }
-    const std::size_t nf = yf.size();
-    std::vector<double> sigma = point_scales(zf); // outliers no longer inflate the scale
-    r.relative_noise =
-        log_scale ? median(sigma) : (centre != 0 ? median(sigma) / std::fabs(centre) : 0);
-    r.noise = log_scale ? median(sigma) * std::fabs(centre) : median(sigma);
-
-    // Step fit: each point weighted by its own noise scale.
-    const double penalty =
-        options.penalty_factor * std::log(static_cast<double>(std::max<std::size_t>(nf, 2)));
-    std::vector<std::size_t> bounds;
-    auto fit = [&] {
-        std::vector<double> w(nf);
-        for (std::size_t i = 0; i < nf; ++i)
-            w[i] = 1.0 / (sigma[i] * sigma[i]);
-        bounds.assign(1, 0);
-        for (std::size_t s : fit_steps_weighted(zf, w, penalty, 2))
-            bounds.push_back(s);
-        bounds.push_back(nf);
-    };
-    fit();
-
-    // Significance: drop the weakest change point until every one left has p < alpha, by a
-    // two-sample test of the adjacent segments' levels with their points' own noise scales.
-    // Degrees of freedom: a conservative share of the differences the scale comes from, plus
-    // those of the repeats when they agree with the scatter (see above).
-    const double dof = std::max(options.dof_min, options.dof_factor * static_cast<double>(nf - 1) +
-                                                     (repeats_agree ? within_dof : 0.0));
-    // Location of the points [a, e) and the variance of that estimate: the mean for 4 or more
-    // points, the median for 3 (a lone outlier cannot carry it), and for 1-2 points the one
-    // nearest `toward` (both points of a 2-point level must be off, not one outlier and its
-    // neighbour).
-    auto location = [&](std::size_t a, std::size_t e, double toward, double& var) {
-        const std::size_t len = e - a;
-        double v = 0;
-        for (std::size_t i = a; i < e; ++i)
-            v += sigma[i] * sigma[i];
-        if (len >= 4) {
-            var = v / static_cast<double>(len * len);
-            return slice_mean(zf, a, e);
-        }
-        if (len == 3) {
-            var = 1.5708 * v / 9.0;
-            return slice_median(zf, a, e);
-        }
-        std::size_t best = a;
-        for (std::size_t i = a; i < e; ++i)
-            if (std::fabs(zf[i] - toward) < std::fabs(zf[best] - toward))
-                best = i;
-        var = sigma[best] * sigma[best];
-        return zf[best];
-    };
-    auto test2 = [&](std::size_t a0, std::size_t a1, std::size_t b0, std::size_t b1) {
-        // points [a0,a1) against [b0,b1); the longer side first, the shorter one toward it
-        double va = 0, vb = 0;
-        double la = 0, lb = 0;
-        if (a1 - a0 >= b1 - b0) {
-            la = location(a0, a1, 0, va);
-            lb = location(b0, b1, la, vb);
-        } else {
-            lb = location(b0, b1, 0, vb);
-            la = location(a0, a1, lb, va);
-        }
-        return student_t_two_sided_p((lb - la) / std::sqrt(va + vb), dof);
-    };
-    auto test = [&](std::size_t a, std::size_t b, std::size_t c) { return test2(a, b, b, c); };
-    auto p_at = [&](std::size_t j) { return test(bounds[j - 1], bounds[j], bounds[j + 1]); };
-    // A 2-point level must pass alpha / 10: heavy tails make two adjacent large deviations far
-    // likelier than Gaussian noise does, while a real 2-point level (a new one at the end, or a
-    // short one in a quiet series) is usually many noise scales away.
-    auto weakness = [&](std::size_t j) { // p / the alpha it must pass; >= 1: not significant
-        const bool two = bounds[j] - bounds[j - 1] == 2 || bounds[j + 1] - bounds[j] == 2;
-        return p_at(j) / (two ? options.alpha / 10 : options.alpha);
-    };
-    auto prune = [&] {
-        while (bounds.size() > 2) {
-            std::size_t worst = 0;
-            double worst_p = 1;
-            for (std::size_t j = 1; j + 1 < bounds.size(); ++j)
-                if (const double q = weakness(j); q >= worst_p) {
-                    worst = j;
-                    worst_p = q;
-                }
-            if (worst == 0)
-                break;
-            bounds.erase(bounds.begin() + static_cast<std::ptrdiff_t>(worst));
-        }
-    };
-    prune();
-    // Noise is a property of a level, not of its neighbours': once significant change points are
-    // known, each point's local scale is taken again from windows that stop at them (a quiet
-    // level right after a noisy stretch is judged by its own scatter, not the stretch's), then
-    // fitted and tested again. A point with no side of enough differences inside its level keeps
-    // its first scale.
-    if (bounds.size() > 2 && !repeats_agree) {
-        const std::vector<double> within_levels =
-            local_difference_scales(zf, options.noise_window, bounds);
-        const double global = successive_difference_scale(zf);
-        bool changed = false;
-        for (std::size_t i = 0; i < nf; ++i) {
-            double x = within_levels[i];
-            if (!(x > 0))
-                continue;
-            if (x <= options.noise_band * global && options.noise_band * x >= global)
-                x = global;
-            x = std::max({x, within, floor});
-            changed = changed || x != sigma[i];
-            sigma[i] = x;
-        }
-        if (changed) {
-            fit();
-            prune();
-        }
-    }
-
-    // Size: a change point is reported when the levels just before and after it differ by at
-    // least the threshold (or, for a slow drift of small steps, when the level since the last
-    // reported change point does). Levels are never recomputed from merged segments, so a small
-    // step next to a short dip cannot shrink the dip's own edges below the threshold.
-    const std::size_t m = bounds.size() - 1; // statistically distinct segments
-    std::vector<double> level(m);
-    for (std::size_t j = 0; j < m; ++j)
-        level[j] = slice_median(yf, bounds[j], bounds[j + 1]);
-    struct Reported {
-        std::size_t bound; // index into bounds
-        double old_level, new_level, p;
-    };
-    std::vector<Reported> reported;
-    std::size_t since = 0; // first segment of the current reported level
-    for (std::size_t j = 1; j < m; ++j) {
-        if (std::fabs(relative(level[j - 1], level[j])) >= options.threshold) {
-            reported.push_back({j, level[j - 1], level[j], p_at(j)});
-            since = j;
-            continue;
-        }
-        const double so_far = slice_median(yf, bounds[since], bounds[j]);
-        if (std::fabs(relative(so_far, level[j])) >= options.threshold) {
-            reported.push_back(
-                {j, so_far, level[j], test(bounds[since], bounds[j], bounds[j + 1])});
-            since = j;
-        }
-    }
-
-    std::vector<std::size_t> cuts{0}; // into yf
-    for (const auto& rep : reported)
-        cuts.push_back(bounds[rep.bound]);
-    cuts.push_back(nf);
-    for (std::size_t j = 0; j + 1 < cuts.size(); ++j)
-        r.segments.push_back({labels[keep[cuts[j]]], labels[keep[cuts[j + 1] - 1]],
-                              cuts[j + 1] - cuts[j], slice_median(yf, cuts[j], cuts[j + 1])});
-    for (const auto& rep : reported) {
-        const std::size_t b = bounds[rep.bound];
-        ChangePoint cp;
-        cp.index = keep[b];
-        cp.last_before = labels[keep[b - 1]];
-        cp.first_after = labels[keep[b]];
-        cp.old_level = rep.old_level;
-        cp.new_level = rep.new_level;
-        cp.relative_change = relative(rep.old_level, rep.new_level);
-        cp.p_value = rep.p;
-        cp.kind = is_better(r.direction, cp.old_level, cp.new_level) ? ChangeKind::regression
-                                                                     : ChangeKind::improvement;
-        r.change_points.push_back(cp);
-    }
-
-    // Verdict about the present: the newest level against the reference level.
-    const std::size_t k = r.segments.size() - 1;
-    r.present = r.segments.back();
-    const Segment& last = r.present;
-    auto p_text = [](double p) {
-        return p < 1e-6 ? std::string("p < 1e-6") : "p = " + util::format_fixed(p, 6);
-    };
-    auto span = [&](const Segment& s) {
-        return s.first_label == s.last_label ? s.first_label : s.first_label + ".." + s.last_label;
-    };
-    if (k == 0) {
-        r.verdict = Verdict::no_regression;
-        r.reason = "no level shift of at least " + percent(options.threshold).substr(1) + " over " +
-                   std::to_string(n) + " points (level " + number(last.level) + ", noise " +
-                   percent(r.relative_noise).substr(1) + ")";
-    } else {
-        // A return: an established level the present is back at, after a short excursion.
-        std::size_t ref = k;
-        std::size_t away = 0; // points between that level and the present
-        for (std::size_t j = k - 1; j-- > 0;) {
-            away += r.segments[j + 1].points;
-            if (away > options.excursion_points)
-                break;
-            if (r.segments[j].points >= options.established_points &&
-                std::fabs(relative(r.segments[j].level, last.level)) < options.threshold) {
-                ref = j;
-                break;
-            }
-        }
-        // Otherwise the last established level before the present (shorter ones are an
-        // excursion), else the first level.
-        if (ref == k) {
-            ref = 0;
-            for (std::size_t j = k; j-- > 0;)
-                if (r.segments[j].points >= options.established_points) {
-                    ref = j;
-                    break;
-                }
-        }
-        r.reference = r.segments[ref];
-        r.present_change = relative(r.reference.level, last.level);
-        const double p = test2(cuts[ref], cuts[ref + 1], cuts[k], cuts[k + 1]);
-        const ChangePoint& latest = r.change_points.back();
-        // Where the present level began: the change point that starts the last segment.
-        const std::string present_since = latest.first_after;
-        const std::string ref_text = number(r.reference.level) + " (" + span(r.reference) + ", " +
-                                     std::to_string(r.reference.points) + " point" +
-                                     (r.reference.points == 1 ? "" : "s") + ")";
-        // An excursion: the segments between the reference and the present.
-        std::string excursion;
-        if (ref + 1 < k) {
-            double lo = r.segments[ref + 1].level, hi = lo;
-            for (std::size_t j = ref + 1; j < k; ++j) {
-                lo = std::min(lo, r.segments[j].level);
-                hi = std::max(hi, r.segments[j].level);
-            }
-            const double far =
-                std::fabs(lo - r.reference.level) > std::fabs(hi - r.reference.level) ? lo : hi;
-            excursion = r.segments[ref + 1].first_label + ".." + r.segments[k - 1].last_label +
-                        " (" + (far < r.reference.level ? "down to " : "up to ") + number(far) +
-                        ", " + percent(relative(r.reference.level, far)) + ")";
-        }
-        if (std::fabs(r.present_change) >= options.threshold) {
-            r.verdict = is_better(r.direction, r.reference.level, last.level)
-                            ? Verdict::regression
-                            : Verdict::improvement;
-            r.reason = "the latest level " + number(last.level) + " is " +
-                       percent(r.present_change) + " from the reference level " + ref_text +
-                       " since " + present_since + " (last before: " + latest.last_before + ", " +
-                       p_text(p) + ")";
-            if (!excursion.empty())
-                r.reason += "; after an excursion " + excursion;
-            // Say when the present is a return to an older established level.
-            for (std::size_t j = ref; j-- > 0;)
-                if (r.segments[j].points >= options.established_points &&
-                    std::fabs(relative(r.segments[j].level, last.level)) < options.threshold) {
-                    r.reason += "; it is back at the level of " + span(r.segments[j]) + " (" +
-                                number(r.segments[j].level) + ")";
-                    break;
-                }
-        } else if (!excursion.empty()) {
-            r.verdict = Verdict::no_regression;
-            r.recovered = true;
-            r.reason = "recovered: the latest level " + number(last.level) + " (since " +
-                       present_since + ") is within " + percent(options.threshold).substr(1) +
-                       " of the reference level " + ref_text + " after the excursion " + excursion;
-        } else {
-            r.verdict = Verdict::no_regression;
-            r.reason = "the latest level " + number(last.level) + " is within " +
-                       percent(options.threshold).substr(1) + " of the reference level " +
-                       ref_text + " (" + percent(r.present_change) + ")";
-        }
-    }
-    // The newest point alone can be an outlier or the first point of a new level; say so.
-    if (outlier[n - 1] && r.verdict == Verdict::no_regression) {
-        const double rel = relative(last.level, y[n - 1]);
-        if (std::fabs(rel) >= options.threshold) {
-            r.verdict = Verdict::inconclusive;
-            r.recovered = false;
-            r.reason = "the latest point " + labels[n - 1] + " (" + number(y[n - 1]) + ") is " +
-                       percent(rel) + " from the level " + number(last.level) +
-                       "; one point cannot tell an outlier from a new level: measure it again "
-                       "or wait for the next point";
-        }
-    }
+    const Noise nm = estimate_noise(ps, options);
+    const Kept kept = drop_outliers(ps, nm, options, r);
+    std::vector<double> sigma = nm.point_scales(kept.zf); // outliers no longer inflate the scale
+    const double noise = median(sigma);
+    r.relative_noise = nm.log_scale ? noise : (nm.centre != 0 ? noise / std::fabs(nm.centre) : 0);
+    r.noise = nm.log_scale ? noise * std::fabs(nm.centre) : noise;
+    const StepFit f = fit_change_points(kept, std::move(sigma), nm, ps, options);
+    const std::vector<std::size_t> cuts = report_changes(f, kept, ps, options, r);
+    judge_present(f, cuts, n, options, r);
+    flag_latest_outlier(ps, kept, options, r);
     return r;
 }
 
