@@ -137,7 +137,7 @@ to_commit=$REPLY
 
 opt config --config # a main-app option (CLI11 reads config files there): before the subcommand
 args+=("$mode")
-if [ "$mode" = record ] || [ "$mode" = run ] || [ "$mode" = compare ]; then
+if [ "$mode" = record ] || [ "$mode" = run ] || [ "$mode" = compare ] || [ "$mode" = investigate ]; then
   lines metric --metric # one metric per line: each its own series
 else
   opt metric --metric
