@@ -30,10 +30,13 @@ declare -A accepts=(
                  to-commit repos ref gpus runtime
                  mounts repeats timeout max-runs from to step state-dir narrow strategy check
                  alert-threshold fail-on-alert comment-on-alert comment-key issue-title
-                 issue-labels close-issue-on-recovery record output-dir extra-args"
+                 issue-labels close-issue-on-recovery record output-dir extra-args
+                 dashboard dashboard-branch dashboard-folder dashboard-url"
   [demo]="output-dir extra-args"
-  [detect]="config metric benchmark testbed direction history alert-threshold fail-on-alert extra-args"
-  [record]="config metric benchmark testbed metric-regex direction history label benchmark-output extra-args"
+  [detect]="config metric benchmark testbed direction history alert-threshold fail-on-alert extra-args
+            dashboard dashboard-branch dashboard-folder dashboard-url"
+  [record]="config metric benchmark testbed metric-regex direction history label benchmark-output extra-args
+            dashboard dashboard-branch dashboard-folder dashboard-url"
   [run]="config metric benchmark testbed metric-regex direction history image test gpus runtime mounts repeats timeout
          check label date extra-args"
   [compare]="config metric benchmark testbed metric-regex direction image test gpus runtime mounts timeout
@@ -47,7 +50,8 @@ all_inputs=(config metric benchmark testbed base-workdir base-test base-history 
             to-commit repos ref gpus runtime mounts
             repeats timeout max-runs from to step state-dir narrow strategy check alert-threshold
             fail-on-alert comment-on-alert comment-key issue-title issue-labels
-            close-issue-on-recovery record output-dir label date benchmark-output extra-args)
+            close-issue-on-recovery record output-dir label date benchmark-output extra-args
+            dashboard dashboard-branch dashboard-folder dashboard-url)
 get() { # get INPUT: sets REPLY to the input's value (metric-regex -> $PERFSWEEP_IN_METRIC_REGEX)
   local n=${1//-/_}
   n="PERFSWEEP_IN_${n^^}"
@@ -61,7 +65,9 @@ is_accepted() {
 for name in "${all_inputs[@]}"; do
   get "$name"
   v=$REPLY
-  case "$name" in fail-on-alert | comment-on-alert | close-issue-on-recovery | to-commit) [ "$v" != false ] || v="" ;; esac # false = unset
+  case "$name" in fail-on-alert | comment-on-alert | close-issue-on-recovery | to-commit | dashboard) [ "$v" != false ] || v="" ;; esac # false = unset
+  # The dashboard's branch has a default (gh-pages): it counts as set only with the dashboard.
+  [ "$name" != dashboard-branch ] || [ "${PERFSWEEP_IN_DASHBOARD:-false}" = true ] || v=""
   if [ -n "$v" ] && ! is_accepted "$name"; then
     die "input '$name' is set but mode '$mode' does not use it (mode '$mode' takes: $(tr -s ' \n' '  ' <<<"${accepts[$mode]}"))"
   fi
@@ -134,6 +140,51 @@ bool close-issue-on-recovery
 close_on_recovery=$REPLY
 bool to-commit
 to_commit=$REPLY
+bool dashboard
+dashboard=$REPLY
+
+# The dashboard (dashboard: true): written after the command into $RUNNER_TEMP, committed into
+# dashboard-branch (gh-pages by default; "" = kept as a workflow artifact only) of the history's
+# repository (a git+URL#BRANCH history: that URL; otherwise this repository), under
+# dashboard-folder. dashboard-url is where it is served: the report links the regressed series'
+# page there and shows its chart; it defaults to the GitHub Pages address of that repository
+# when the branch is gh-pages on github.com.
+get history
+history=$REPLY
+get dashboard-branch
+dashboard_branch=$REPLY
+get dashboard-folder
+dashboard_folder=$REPLY
+get dashboard-url
+dashboard_url=$REPLY
+dashboard_publish=""
+if [ "$dashboard" = true ]; then
+  [ -n "$history" ] || die "input 'dashboard' is true but 'history' is empty: the dashboard draws the history"
+  [ -z "$dashboard_branch" ] || [[ "$dashboard_branch" =~ ^[A-Za-z0-9._/-]+$ ]] || die "input 'dashboard-branch' is '$dashboard_branch'; expected a branch name such as gh-pages (or empty for a workflow artifact)"
+  [ -z "$dashboard_folder" ] || { [[ "$dashboard_folder" =~ ^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$ ]] && [[ "/$dashboard_folder/" != */./* ]] && [[ "/$dashboard_folder/" != */../* ]]; } || die "input 'dashboard-folder' is '$dashboard_folder'; expected a relative folder such as perf/dashboard"
+  [ -z "$dashboard_url" ] || [[ "$dashboard_url" =~ ^https?://[^[:space:]]+$ ]] || die "input 'dashboard-url' is '$dashboard_url'; expected an https:// address"
+  pages_repo=${GITHUB_REPOSITORY:-}
+  if [ -n "$dashboard_branch" ]; then
+    case "$history" in
+      git:*) dashboard_publish="git:$dashboard_branch" ;;
+      git+*'#'*)
+        dashboard_publish="${history%'#'*}#$dashboard_branch"
+        if [[ "$history" =~ ^git\+https://github\.com/([^/]+/[^/#]+)'#' ]]; then pages_repo=${BASH_REMATCH[1]%.git}; fi
+        ;;
+      *)
+        [ -n "${GITHUB_SERVER_URL:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ] || die "input 'dashboard-branch' needs GITHUB_SERVER_URL and GITHUB_REPOSITORY (a GitHub Actions job) for a history kept in a file"
+        dashboard_publish="git+$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git#$dashboard_branch"
+        ;;
+    esac
+  fi
+  if [ -z "$dashboard_url" ] && [ "$dashboard_branch" = gh-pages ] && [ "${GITHUB_SERVER_URL:-}" = https://github.com ] && [[ "$pages_repo" == */* ]]; then
+    owner=${pages_repo%%/*}
+    owner=${owner,,}
+    name=${pages_repo#*/}
+    if [ "${name,,}" = "$owner.github.io" ]; then dashboard_url="https://$owner.github.io/"; else dashboard_url="https://$owner.github.io/$name/"; fi
+    [ -z "$dashboard_folder" ] || dashboard_url="$dashboard_url$dashboard_folder/"
+  fi
+fi
 
 opt config --config # a main-app option (CLI11 reads config files there): before the subcommand
 args+=("$mode")
@@ -190,6 +241,7 @@ if [ "$mode" = investigate ]; then
   [ "$comment_on_alert" != true ] || args+=("--comment")
   [ "$close_on_recovery" != true ] || args+=("--close-on-recovery")
   [ "$to_commit" != true ] || args+=("--to-commit")
+  [ -z "$dashboard_url" ] || args+=("--dashboard-url=$dashboard_url")
 fi
 lines extra-args # one argv word per line, verbatim (for flags this action has no input for)
 
@@ -200,6 +252,23 @@ while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^PERFSWEEP_
 rc=0
 "$bin" "${args[@]}" || rc=$?
 if [ -n "${GITHUB_OUTPUT:-}" ]; then printf 'exit-code=%d\n' "$rc" >>"$GITHUB_OUTPUT"; fi
+# The dashboard of the history, after any verdict (a regression is when it is wanted most), not
+# after a usage or infrastructure error.
+if [ "$dashboard" = true ] && [ "$rc" != 2 ] && [ "$rc" != 3 ]; then
+  site="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/perfsweep-dashboard"
+  dargs=(dashboard "--history=$history" "--output-dir=$site")
+  [ -z "$dashboard_publish" ] || dargs+=("--publish=$dashboard_publish")
+  [ -z "$dashboard_publish" ] || [ -z "$dashboard_folder" ] || dargs+=("--publish-dir=$dashboard_folder")
+  drc=0
+  "$bin" "${dargs[@]}" || drc=$?
+  if [ "$drc" -ne 0 ]; then
+    echo "::error title=perfsweep dashboard::writing or publishing the dashboard failed (exit $drc); see the log above"
+    rc=$drc
+  elif [ -n "${GITHUB_OUTPUT:-}" ]; then
+    printf 'dashboard-path=%s\n' "$site" >>"$GITHUB_OUTPUT"
+    [ -z "$dashboard_url" ] || printf 'dashboard-url=%s\n' "$dashboard_url" >>"$GITHUB_OUTPUT"
+  fi
+fi
 case "$rc" in
   1)
     if [ "$mode" = detect ] && [ "$fail_on_alert" != true ]; then

@@ -2,6 +2,7 @@
 """Simulated nightly benchmark for perfsweep's scenario suite (python3 stdlib only).
 
 usage: simbench.py SCENARIO.json DATE [--seed N] [--counter-dir DIR] [--commits]
+                   [--sleep GOOD_MIN,GOOD_MAX,BROKEN]
 
 Prints "MLUPS: <value>" for DATE of the scenario (value = base * level(day) * (1 + noise * z)).
 Broken days exit 1 after a fake traceback; "hang" days sleep for an hour (for --timeout); missing days print "image not found" and exit 2
@@ -9,6 +10,8 @@ Broken days exit 1 after a fake traceback; "hang" days sleep for an hour (for --
 as a failed run; both are skipped, never compared). With --counter-dir each call for a day draws
 the next repeat (a file per day counts them), so more repeats give new values. --commits prints
 the dated build's fake source commits ("jax SHA TIME" lines), as a --commits-probe.
+--sleep makes a run take time like a GPU run: GOOD_MIN s on even days, GOOD_MAX s on odd ones,
+BROKEN s before a broken day fails (bench/gpus_wall.sh: uneven runs against a round barrier).
 """
 import datetime
 import hashlib
@@ -20,7 +23,7 @@ import sys
 
 def main(argv):
     args = [a for a in argv[1:]]
-    seed, counter_dir, commits = 1, None, False
+    seed, counter_dir, commits, sleep = 1, None, False, None
     pos = []
     i = 0
     while i < len(args):
@@ -28,6 +31,8 @@ def main(argv):
             seed = int(args[i + 1]); i += 2
         elif args[i] == "--counter-dir":
             counter_dir = args[i + 1]; i += 2
+        elif args[i] == "--sleep":
+            sleep = [float(x) for x in args[i + 1].split(",")]; i += 2
         elif args[i] == "--commits":
             commits = True; i += 1
         else:
@@ -57,6 +62,9 @@ def main(argv):
         time.sleep(3600)
         return 1
     if day in s.get("broken", []):
+        if sleep:
+            import time
+            time.sleep(sleep[2])
         print("Traceback (most recent call last):\n  File \"bench.py\", line 1\nRuntimeError: XLA compilation failed")
         return 1
     repeat = 0
@@ -80,6 +88,9 @@ def main(argv):
         if n["day"] == day:
             noise = n["noise"]
     z = random.Random(f"{seed}-{day}-{repeat}").gauss(0.0, 1.0)
+    if sleep:
+        import time
+        time.sleep(sleep[1] if day % 2 else sleep[0])
     print(f"step 100/100 done")
     print(f"MLUPS: {s['base'] * level * (1 + noise * z):.3f}")
     return 0

@@ -79,8 +79,10 @@ CommentResult post_sticky_comment(ports::CodeHost& host, const CommentRequest& r
         for (int attempt = 1;; ++attempt) {
             const auto label = req.labels.empty() ? std::string() : req.labels.front();
             std::optional<ports::HostIssue> found;
+            // Only an issue that `author` opened: anyone can copy the marker into an issue of
+            // their own (and the report would then be posted into theirs).
             for (const auto& i : host.list_issues(req.repo, label, "open"))
-                if (i.body.find(marker) != std::string::npos) {
+                if (i.author == author && i.body.find(marker) != std::string::npos) {
                     number = i.number;
                     found = i;
                     break;

@@ -8,12 +8,15 @@
 #include "core/series.hpp"
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
+#include "util/strings.hpp"
 #include "util/time.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 namespace perfsweep::app {
 
@@ -42,7 +45,8 @@ namespace {
 /// One run of the daily stage: each step a method, the pure planner (core::SweepPlan) deciding.
 class DailySweep {
 public:
-    DailySweep(const DailyOptions& o, ports::Adapters& a, const DailyInstruments& with);
+    DailySweep(const DailyOptions& o, ports::Adapters& a, const DailyInstruments& with,
+               const FocusHook& on_focus);
     /// 1. Resume: read back every committed run of an earlier, identical invocation.
     void resume();
     /// 2. The history: the benchmark's records (what the journal holds and the history lacks is
@@ -62,6 +66,10 @@ private:
     void run_round(const std::vector<core::SweepRequest>& reqs);
     bool run_repeat(const std::vector<core::SweepRequest>& reqs, std::vector<bool>& stopped,
                     int rep, std::string& abort);
+    void announce(bool hook = true);
+    core::DailyResult so_far() const;
+    bool run_stream();
+    void take_result(core::Measurement& m, std::size_t i, const ports::PointRequest& req);
     void attach_commits(core::Measurement& m, std::size_t i, const ports::PointRequest& req,
                         bool first_ok);
     void commit(core::Measurement& m, std::size_t i, long runs);
@@ -70,6 +78,7 @@ private:
     const DailyOptions& m_o;
     ports::Adapters& m_a;
     const DailyInstruments& m_with;
+    const FocusHook& m_on_focus;
     const std::vector<std::string> m_labels;
     std::map<std::string, std::size_t> m_index;
     core::SweepPlan m_plan;
@@ -83,6 +92,8 @@ private:
     bool m_reused = false;
     double m_started = 0;
     std::string m_stop;
+    std::set<std::pair<std::size_t, std::size_t>> m_announced; // boundaries printed so far
+    bool m_focus_done = false;                                 // on_focus was called
 };
 
 core::SweepOptions sweep_options(const DailyOptions& o, const ports::PointRunner& runner) {
@@ -91,8 +102,9 @@ core::SweepOptions sweep_options(const DailyOptions& o, const ports::PointRunner
     return s;
 }
 
-DailySweep::DailySweep(const DailyOptions& o, ports::Adapters& a, const DailyInstruments& with)
-    : m_o(o), m_a(a), m_with(with), m_labels(o.dates.labels()),
+DailySweep::DailySweep(const DailyOptions& o, ports::Adapters& a, const DailyInstruments& with,
+                       const FocusHook& on_focus)
+    : m_o(o), m_a(a), m_with(with), m_on_focus(on_focus), m_labels(o.dates.labels()),
       m_plan(m_labels, sweep_options(o, with.runner)),
       m_journal(&a.files, o.state_dir, "daily", o.identity) {
     for (std::size_t i = 0; i < m_labels.size(); ++i)
@@ -251,11 +263,21 @@ ports::PointRequest DailySweep::request(std::size_t i) const {
 // directory as soon as it returns, so a kill loses at most the runs in flight.
 void DailySweep::run_rounds() {
     m_started = m_a.clock.now();
+    // Several GPUs (metric values): no round barrier, a free GPU gets the next useful point.
+    if (m_with.runner.workers() > 1 && m_o.sweep.comparison == core::ComparisonKind::values) {
+        while (run_stream()) {
+        }
+        announce();
+        if (m_stop.empty() && m_plan.budget_exhausted())
+            m_stop = "run budget spent (--max-runs)";
+        return;
+    }
     for (;;) {
         if (time_spent()) {
             m_stop = "time budget spent (--max-time)";
             return;
         }
+        announce();
         const auto reqs = m_plan.next();
         if (reqs.empty()) {
             if (m_plan.budget_exhausted())
@@ -264,6 +286,93 @@ void DailySweep::run_rounds() {
         }
         run_round(reqs);
         reuse_history();
+    }
+}
+
+// One stream of points over the GPUs: each repeat is its own runner call, committed as soon as it
+// returns; a point's next repeat goes to the next free GPU. True when it stopped for the focus's
+// hook (called here between two streams, so the hook has the machine to itself).
+bool DailySweep::run_stream() {
+    announce();
+    const bool hook = !m_focus_done && m_on_focus && m_o.sweep.focus;
+    struct Flight {
+        core::SweepRequest q; // repeats = those not measured yet
+        bool running = false;
+    };
+    std::vector<Flight> flights;
+    auto next = [&]() -> std::optional<ports::PointRequest> {
+        if (time_spent()) {
+            m_stop = "time budget spent (--max-time)";
+            return std::nullopt;
+        }
+        announce(false);
+        if (hook && m_plan.focus_boundary())
+            return std::nullopt; // let the points in flight finish, then the hook
+        for (auto& f : flights)
+            if (!f.running) {
+                f.running = true;
+                return request(f.q.index);
+            }
+        core::ProposalHints h;
+        for (const auto& f : flights)
+            h.in_flight.push_back(f.q);
+        const auto q = m_plan.next_one(h);
+        if (!q)
+            return std::nullopt;
+        flights.push_back({*q, true});
+        return request(q->index);
+    };
+    auto done = [&](const ports::PointRequest& req, std::vector<core::Measurement> results) {
+        const std::size_t i = m_index.at(req.label);
+        const auto f = std::find_if(flights.begin(), flights.end(),
+                                    [&](const Flight& x) { return x.q.index == i; });
+        if (results.empty() || f == flights.end())
+            return;
+        take_result(results.front(), i, req);
+        if (--f->q.repeats <= 0 || results.front().status != core::Status::ok)
+            flights.erase(f);
+        else
+            f->running = false;
+        reuse_history();
+    };
+    m_with.runner.run_stream(next, done);
+    return hook && m_stop.empty() && m_plan.focus_boundary().has_value();
+}
+
+void DailySweep::take_result(core::Measurement& m, std::size_t i, const ports::PointRequest& req) {
+    m.label = m_labels[i];
+    m.stage = core::Stage::daily;
+    if (m.benchmark.empty())
+        m.benchmark = m_o.benchmark;
+    attach_commits(m, i, req,
+                   m.status == core::Status::ok &&
+                       m_plan.point(i).state == core::StateStatus::untested);
+    commit(m, i, m.status == core::Status::missing ? 0 : 1);
+}
+
+core::DailyResult DailySweep::so_far() const {
+    core::DailyResult r = m_out;
+    r.sweep = m_plan.result();
+    return r;
+}
+
+// Each boundary as soon as it is decided; the focus's hook once (its time is not the sweep's:
+// --max-time counts this stage only).
+void DailySweep::announce(bool hook) {
+    for (const auto& b : m_plan.decided_boundaries())
+        if (m_announced.emplace(b.last_before, b.first_after).second)
+            m_a.progress.line("boundary " + m_labels[b.last_before] + " → " +
+                              m_labels[b.first_after] + ": " +
+                              std::string(core::to_string(b.kind)) + " " +
+                              util::format_fixed(100 * b.relative_change, 1) + " %");
+    if (!hook || m_focus_done || !m_on_focus)
+        return;
+    if (const auto b = m_plan.focus_boundary()) {
+        m_focus_done = true;
+        const double before = m_a.clock.now();
+        m_on_focus(so_far(), *b);
+        m_started += m_a.clock.now() - before;
+        m_a.progress.line("== daily: the rest of " + m_labels.front() + " → " + m_labels.back());
     }
 }
 
@@ -296,12 +405,6 @@ bool DailySweep::run_repeat(const std::vector<core::SweepRequest>& reqs, std::ve
         const auto i = reqs[k].index;
         auto& m = results[j];
         m.label = m_labels[i];
-        m.stage = core::Stage::daily;
-        if (m.benchmark.empty())
-            m.benchmark = m_o.benchmark;
-        attach_commits(m, i, batch[j],
-                       m.status == core::Status::ok &&
-                           m_plan.point(i).state == core::StateStatus::untested);
         if (const auto code = core::abort_code(m);
             code && m_o.sweep.comparison == core::ComparisonKind::pass_fail) {
             // Not committed: a resumed sweep runs this point again.
@@ -310,7 +413,7 @@ bool DailySweep::run_repeat(const std::vector<core::SweepRequest>& reqs, std::ve
             stopped[k] = true;
             continue;
         }
-        commit(m, i, m.status == core::Status::missing ? 0 : 1);
+        take_result(m, i, batch[j]);
         if (m.status != core::Status::ok)
             stopped[k] = true;
     }
@@ -385,8 +488,9 @@ core::DailyResult DailySweep::finish() {
 } // namespace
 
 core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
-                            const DailyInstruments& with) {
-    DailySweep sweep(options, adapters, with);
+                            const DailyInstruments& with, const FocusHook& on_focus) {
+    const auto held = hold_state(adapters.files, options.state_dir); // one sweep per --state
+    DailySweep sweep(options, adapters, with, on_focus);
     sweep.resume();
     sweep.load_history();
     sweep.reuse_history();

@@ -12,6 +12,7 @@
 #include "ports/adapters.hpp"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,10 +41,16 @@ struct DailyOptions {
 /// bad date, and for a reversed or too long range (core::check_daily_range).
 core::DateRange resolve_date_range(const std::string& from, const std::string& to);
 
+/// Called once, as soon as the focus (DailyOptions::sweep.focus) is decided, with the sweep so far
+/// and its boundary: investigate starts the hourly stage there; the coverage of the rest of the
+/// range goes on when it returns.
+using FocusHook = std::function<void(const core::DailyResult& so_far, const core::Boundary& focus)>;
+
 /// Run the sweep with `with.runner`, reusing and appending to `with.history` (when given).
 /// `with.probe` (when given) runs the commits probe once per date that measured ok (not as a
-/// benchmark run: not counted); its output is parsed with core::parse_commit_probe.
+/// benchmark run: not counted); its output is parsed with core::parse_commit_probe. Each boundary
+/// is printed as soon as it is decided; `on_focus` (when set) as above.
 core::DailyResult run_daily(const DailyOptions& options, ports::Adapters& adapters,
-                            const DailyInstruments& with);
+                            const DailyInstruments& with, const FocusHook& on_focus = {});
 
 } // namespace perfsweep::app

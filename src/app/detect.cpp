@@ -19,12 +19,24 @@ struct Loaded {
     std::vector<core::Measurement> all;
     std::vector<std::string> warnings;
     std::string empty_reason; ///< set when the history holds nothing yet
+    bool filtered = false;    ///< only the records of --metric were loaded
 };
 
 Loaded load_history(const DetectRequest& request, ports::Adapters& adapters) {
     Loaded out;
     auto store = adapters.histories.open(request.history);
-    auto load = store->load();
+    // With --metric, only that metric's records are decoded (a JSON Lines history skips the
+    // other lines; every fold of core::group_series stays within one metric). When none is
+    // there, the whole history is read to say what it holds.
+    ports::HistoryLoad load;
+    if (!request.metric.empty()) {
+        load = store->load_matching({"", request.metric, ""});
+        out.filtered = true;
+    }
+    if (load.records.empty()) {
+        load = store->load();
+        out.filtered = false;
+    }
     out.warnings = std::move(load.warnings);
     out.all = std::move(load.records);
     if (!out.all.empty() || request.allow_empty)
@@ -155,6 +167,11 @@ DetectAllOutcome run_detect_all(const DetectRequest& request, ports::Adapters& a
         if (request.allow_empty) {
             out.empty_reason = "no measurement of this benchmark in the history yet";
             return out;
+        }
+        if (loaded.filtered) { // name every series the history holds, not only the metric's
+            DetectRequest every = request;
+            every.metric.clear();
+            all = core::group_series(load(every, adapters).all);
         }
         std::vector<std::string> asked;
         for (const auto& [flag, value] :

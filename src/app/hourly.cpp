@@ -1,6 +1,7 @@
 #include "app/hourly.hpp"
 
 #include "app/failure_log.hpp"
+#include "app/journal_file.hpp"
 #include "app/source_bench.hpp"
 #include "core/commit_text.hpp"
 #include "core/exit_code.hpp"
@@ -436,6 +437,7 @@ core::HourlyResult HourlyStage::finish(const SourceBench& bench) {
 
 core::HourlyResult run_hourly(const HourlyOptions& options, ports::Adapters& adapters,
                               const SourceInstruments& with) {
+    const auto held = hold_state(adapters.files, options.state_dir); // one search per --state
     HourlyStage stage(options, adapters);
     stage.open_repos();
     stage.resolve_window(core::StateStatus::untested);

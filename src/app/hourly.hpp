@@ -67,6 +67,8 @@ struct HourlyOptions {
     /// final pair. "" = none.
     std::string outputs_dir;
     std::string outputs_dir_in_runner; ///< outputs_dir as the benchmark sees it ("" = the same)
+    /// repo → its tree as the build and benchmark see it ({path:NAME}); absent = the host path
+    std::map<std::string, std::string> repo_paths_in_runner;
 };
 
 /// Resolve the states, test them with the chosen strategy, narrow to a window and, with

@@ -1,12 +1,16 @@
 #include "app/investigate.hpp"
 
+#include "app/dashboard.hpp"
 #include "app/investigate_series.hpp"
+#include "app/journal_file.hpp"
+#include "app/newest_point.hpp"
 #include "app/options.hpp"
 #include "app/run_point.hpp"
 #include "core/command_template.hpp"
 #include "core/commit_text.hpp"
 #include "core/environment.hpp"
 #include "core/exit_policy.hpp"
+#include "core/narrow.hpp"
 #include "core/range_verdict.hpp"
 #include "core/series_narrow.hpp"
 #include "report/markdown.hpp"
@@ -18,6 +22,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace perfsweep::app {
 
@@ -85,8 +91,11 @@ public:
     void publish(InvestigateResult& res);
 
 private:
+    void settle_newest();
     void narrow_boundary(std::size_t daily_index, const core::Boundary& b);
     void narrow_followers(const NarrowWindow& w, std::size_t lead_daily, std::size_t first_entry);
+    /// `daily` with the runner's image, metric and unit where the sweep measured none.
+    core::DailyResult with_runner_metric(core::DailyResult daily) const;
     void note_first_boundary(const std::string& good, const std::string& bad,
                              const core::Boundary& b, const core::Attribution& attr);
     std::optional<HourlyOptions> hourly_options(const core::DailyResult& d,
@@ -184,6 +193,7 @@ void Pipeline::detect() {
     m_inv.detect = detected.result;
     for (const auto& w : detected.warnings)
         m_a.progress.line("warning: " + w);
+    settle_newest();
     m_verdict = m_inv.detect.verdict;
     m_reason = m_inv.detect.reason;
     m_a.progress.line("detect: " + verdict_word(m_verdict) + " — " + m_reason);
@@ -226,6 +236,33 @@ void Pipeline::detect_series(DetectRequest dr) {
                    (m_groups.size() == 1 ? " sweep" : " sweeps") + "; " + m_reason;
 }
 
+void Pipeline::settle_newest() {
+    // A newest point alone off the level (the first bad night, or an outlier): measure that
+    // nightly again and decide now (app/newest_point), rather than wait for the next night.
+    if (m_o.range)
+        return;
+    const auto& sweep = m_o.daily.sweep;
+    const auto again = [&](const std::string& label, int runs, int round) {
+        std::vector<double> values;
+        const auto night = util::parse_day(label);
+        if (!night)
+            return values; // not a nightly date: nothing to measure again
+        auto d = daily_options({*night, *night}, "newest-" + label + "-" + std::to_string(round),
+                               true); // new runs, recorded into the history
+        d.sweep.repeats = d.sweep.max_repeats = runs;
+        const auto measured = run_daily(d, m_a, daily_instruments());
+        m_record_runs += measured.sweep.runs;
+        if (!measured.measurements.empty())
+            for (const auto& m : measured.measurements.front())
+                if (m.status == core::Status::ok)
+                    values.insert(values.end(), m.values.begin(), m.values.end());
+        return values;
+    };
+    m_inv.detect = settle_newest_point(m_inv.detect, *m_history, sweep.repeats, sweep.max_repeats,
+                                       again, m_a.progress)
+                       .detect;
+}
+
 std::vector<NarrowWindow> Pipeline::windows() {
     if (m_o.range)
         return {{*m_o.range, true, {}}};
@@ -263,18 +300,30 @@ std::vector<NarrowWindow> Pipeline::windows() {
     return out;
 }
 
+// The sweep narrows the drop detect reported first (core::detected_focus); once its boundary is
+// decided, that boundary goes on to the hourly stage while the sweep waits, then the sweep covers
+// the rest of the window and reports its other boundaries.
 void Pipeline::narrow_window(const NarrowWindow& w) {
     const std::string from = util::format_day(w.dates.from), to = util::format_day(w.dates.to);
     const std::string lead = w.series.empty() ? "" : m_inv.series[w.series.front()].key.metric;
+    // several series: the group's lead is the series the sweep narrows (its detect result)
+    const auto& det = w.series.empty() ? m_inv.detect : m_inv.series[w.series.front()].result;
     m_a.progress.line("== daily: " + from + " → " + to + (lead.empty() ? "" : " (" + lead + ")"));
-    auto daily = run_daily(daily_options(w.dates, "daily-" + from + "-" + to, false, lead), m_a,
-                           daily_instruments(lead));
-    const auto& runner = m_o.daily_runner;
-    daily.image = runner.image;
-    if (daily.metric.empty()) {
-        daily.metric = runner.metric;
-        daily.unit = runner.unit.empty() ? runner.metric : runner.unit;
-    }
+    auto d = daily_options(w.dates, "daily-" + from + "-" + to, false, lead);
+    if (d.sweep.comparison == core::ComparisonKind::values &&
+        det.verdict == core::Verdict::regression)
+        d.sweep.focus = core::detected_focus(det.change_points, w.dates.labels());
+    const std::size_t first_entry = m_inv.regressions.size(); // the lead's, for its followers
+    std::optional<std::pair<std::string, std::string>> early; // narrowed during the sweep
+    const FocusHook hourly_first = [&](const core::DailyResult& so_far, const core::Boundary& b) {
+        const auto& pts = so_far.sweep.points;
+        early.emplace(pts[b.last_before].label, pts[b.first_after].label);
+        m_a.progress.line("daily: the detected drop " + early->first + " → " + early->second +
+                          " is decided; the hourly stage starts before the rest of the range");
+        m_inv.daily.push_back(with_runner_metric(so_far));
+        narrow_boundary(m_inv.daily.size() - 1, b);
+    };
+    auto daily = with_runner_metric(run_daily(d, m_a, daily_instruments(lead), hourly_first));
     if (w.explicit_range) {
         const auto rv = core::range_verdict(daily);
         m_verdict = rv.verdict;
@@ -282,18 +331,26 @@ void Pipeline::narrow_window(const NarrowWindow& w) {
         m_a.progress.line("range " + from + " → " + to + ": " + verdict_word(m_verdict) + " — " +
                           m_reason);
     }
-    m_inv.daily.push_back(std::move(daily));
+    if (early) // the sweep so far, replaced by the whole sweep
+        m_inv.daily.back() = std::move(daily);
+    else
+        m_inv.daily.push_back(std::move(daily));
     const std::size_t index = m_inv.daily.size() - 1;
     // Which boundaries to narrow: in detect's window the latest regression (each window is one
-    // of detect's regressions); in an explicit range the --narrow rule, latest first.
-    const auto& boundaries = m_inv.daily.back().sweep.boundaries;
+    // of detect's regressions); in an explicit range the --narrow rule, latest first. The one
+    // narrowed during the sweep is not narrowed again (in detect's window it was the one).
+    const auto& sweep = m_inv.daily.back().sweep;
     const auto bounds = core::regressions_to_narrow(
-        boundaries, w.explicit_range ? m_o.narrow : core::Narrow::latest);
-    if (bounds.empty())
+        sweep.boundaries, w.explicit_range ? m_o.narrow : core::Narrow::latest);
+    if (bounds.empty() && !early)
         m_a.progress.line("daily: no decided regression boundary between " + from + " and " + to);
-    const std::size_t first_entry = m_inv.regressions.size();
-    for (const auto* b : bounds)
+    for (const auto* b : bounds) {
+        const std::pair<std::string, std::string> labels{sweep.points[b->last_before].label,
+                                                         sweep.points[b->first_after].label};
+        if (early && (labels == *early || !w.explicit_range))
+            continue;
         narrow_boundary(index, *b);
+    }
     if (!w.series.empty())
         narrow_followers(w, index, first_entry);
 }
@@ -333,6 +390,16 @@ void Pipeline::narrow_followers(const NarrowWindow& w, std::size_t lead_daily,
                           " (the runs of " + lead_name + "'s sweep)");
         m_inv.regressions.push_back(std::move(r));
     }
+}
+
+core::DailyResult Pipeline::with_runner_metric(core::DailyResult daily) const {
+    const auto& runner = m_o.daily_runner;
+    daily.image = runner.image;
+    if (daily.metric.empty()) {
+        daily.metric = runner.metric;
+        daily.unit = runner.unit.empty() ? runner.metric : runner.unit;
+    }
+    return daily;
 }
 
 void Pipeline::note_first_boundary(const std::string& good, const std::string& bad,
@@ -439,8 +506,10 @@ InvestigateResult Pipeline::report() {
     m_a.files.write_atomic(res.result_path, report::render_json(doc));
     report::MarkdownOptions mo;
     mo.key = m_o.key;
+    mo.dashboard_url = m_o.dashboard_url;
     res.markdown = report::render_markdown(doc, mo);
     m_a.files.write_atomic(res.report_path, res.markdown);
+    keep_investigation(*m_history, res.investigation, m_a.progress); // for `perfsweep dashboard`
     res.summary = report::verdict_sentence(doc);
     return res;
 }
@@ -528,6 +597,7 @@ void Pipeline::comment(InvestigateResult& res) {
 InvestigateResult run_investigate(const InvestigateOptions& o, ports::Adapters& a) {
     if (o.history.empty())
         throw_usage("investigate: --history is required (a JSON Lines file or git:BRANCH)");
+    const auto held = hold_state(a.files, o.state_dir); // one investigation per --state
     Pipeline p(o, a);
     p.record_night();
     p.detect();

@@ -50,7 +50,8 @@ struct InvestigateOptions {
     bool close_on_recovery = false; ///< sticky issue: a healthy night closes it
     std::string token_env = "GITHUB_TOKEN";
     bool fail_on_regression = false;
-    std::string reproduce; ///< the command line, for the report
+    std::string reproduce;     ///< the command line, for the report
+    std::string dashboard_url; ///< where the dashboard is served: the report links the series
 };
 
 /// What the pipeline found, stage by stage, and where it was written.

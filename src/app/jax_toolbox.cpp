@@ -17,6 +17,17 @@ std::optional<JaxToolboxRequest> resolve_jax_toolbox(const OptionValues& v,
                             "nightly)");
         return std::nullopt;
     }
+    // JAX-Toolbox images carry no source commit in their labels: docker/metadata-action sets
+    // org.opencontainers.image.revision to the JAX-Toolbox commit the workflow ran at.
+    if (const auto labels = v.given_values().find("commits-label");
+        labels != v.given_values().end())
+        for (const auto& item : labels->second.values)
+            if (item.ends_with("=org.opencontainers.image.revision"))
+                throw_usage(v.describe("commits-label") + " '" + item +
+                            "': JAX-Toolbox images set that label to the JAX-Toolbox commit their "
+                            "workflow ran at (docker/metadata-action), not a " +
+                            item.substr(0, item.find('=')) +
+                            " commit; --jax-toolbox reads each nightly's commits from the image");
     JaxToolboxRequest q;
     q.generation = v.text("jax-toolbox");
     q.sources = v.text("jax-toolbox-sources");
@@ -49,6 +60,7 @@ std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
             q.repos.push_back({r.name, absolute_path(r.path)});
         const auto applied = apply_jax_toolbox(q, rc, repos, files);
         o.outputs_dir_in_runner = applied.plan.outputs_dir;
+        o.repo_paths_in_runner = applied.plan.source_dirs; // {path:NAME}, PERFSWEEP_PATH_NAME
         if (commits_probe && commits_probe->empty())
             *commits_probe = applied.plan.commits_probe;
         return "JAX-Toolbox (" + std::string(core::to_string(applied.generation)) + " image " +
@@ -95,6 +107,7 @@ JaxToolboxApplied apply_jax_toolbox(const JaxToolboxRequest& q, ports::RunnerCon
         throw_usage("--jax-toolbox-sources '" + q.sources + "': expected image or mounted");
     s.sources = *sources;
     s.repos = q.repos;
+    s.image_date = core::jtb_date_of_image(rc.image);
     s.build_args = q.build_args;
     s.outputs_host = q.outputs_host;
     s.bazel_cache = q.bazel_cache.empty() ? q.default_cache : q.bazel_cache;

@@ -4,6 +4,12 @@
 
 namespace perfsweep::app {
 
+std::unique_ptr<ports::DirLock> hold_state(ports::Files& files, const std::string& dir) {
+    if (dir.empty())
+        return nullptr;
+    return files.lock_dir(dir, "--state " + dir);
+}
+
 JournalFile::JournalFile(ports::Files* files_port, std::string dir, std::string stage,
                          std::string settings)
     : m_files(files_port) {
@@ -29,12 +35,16 @@ JournalFile::JournalFile(ports::Files* files_port, std::string dir, std::string 
     }
     m_text = files.read_text(m_path);
     auto journal = core::parse_journal(m_text, m_path);
-    if (journal.stage != stage || journal.settings != settings)
+    if (journal.stage != stage)
         throw_usage("--state " + dir + ": " + m_path + " holds a different sweep (stage '" +
-                    core::journal_escape(journal.stage) + "', settings '" +
-                    core::journal_escape(journal.settings) + "'; this one is stage '" +
-                    core::journal_escape(stage) + "', settings '" + core::journal_escape(settings) +
+                    core::journal_escape(journal.stage) + "', this one is stage '" +
+                    core::journal_escape(stage) +
                     "'); use a fresh --state directory or the same flags");
+    if (journal.settings != settings) // the settings can hold a whole build script: the change
+        throw_usage("--state " + dir + ": " + m_path + " holds a different sweep (its " + stage +
+                    " settings differ " +
+                    core::describe_settings_difference(settings, journal.settings) +
+                    "); use a fresh --state directory or the same flags");
     m_resumed = std::move(journal.events);
 }
 

@@ -7,10 +7,16 @@
 #include "core/journal.hpp"
 #include "ports/files.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace perfsweep::app {
+
+/// Hold the state directory `dir` for this process until the result is destroyed (nothing when
+/// `dir` is empty): a second perfsweep on the same --state stops at once with an error naming
+/// the one that runs, instead of measuring every point again and overwriting its journal.
+std::unique_ptr<ports::DirLock> hold_state(ports::Files& files, const std::string& dir);
 
 /// The journal of one stage; disabled (every call a no-op) without a state directory.
 class JournalFile {

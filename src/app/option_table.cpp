@@ -143,7 +143,7 @@ std::vector<OptionSpec> make_options() {
          0, true},
         {"commits-label", T::list, "REPO=LABEL",
          "The image label naming the commit REPO was built from, read without pulling "
-         "(docker/podman; repeatable), e.g. jax=org.opencontainers.image.revision"},
+         "(docker/podman; repeatable), e.g. jax=com.example.jax-commit"},
         {"state", T::text, "DIR",
          "Resumable state directory: every finished run is kept there; the same command resumes", 0,
          true},
@@ -206,6 +206,18 @@ std::vector<OptionSpec> make_options() {
         {"output-dir", T::text, "DIR", "Directory for the results", 0, true},
         {"output", T::text, "FILE", "Write to this file instead of stdout", 0, true},
         {"key", T::text, "KEY", "Sticky-comment key: the marker <!-- perfsweep:KEY -->", 0, true},
+        // The dashboard.
+        {"title", T::text, "TEXT", "Title of the dashboard's pages", 0, true},
+        {"publish", T::text, "SPEC",
+         "Also commit the site into this git branch: git:BRANCH or git+URL#BRANCH (as --history; "
+         "e.g. gh-pages)",
+         0, true},
+        {"publish-dir", T::text, "DIR",
+         "Folder of the --publish branch for the site (default: its root)", 0, true},
+        {"dashboard-url", T::text, "URL",
+         "Where the dashboard is served: the report links the regressed series' page and shows its "
+         "chart (URL/series/NAME.html, .svg)",
+         0, true},
         // GitHub.
         {"comment", T::flag, "", "Post the report as a sticky comment on a regression"},
         {"github-repo", T::text, "OWNER/NAME", "GitHub repository", 0, true},
@@ -506,6 +518,8 @@ std::vector<CommandSpec> make_commands() {
                       "docker/podman: one kept container; slurm: one held allocation (with "
                       "--image one named pyxis container); --jax-toolbox: docker unless given"},
                      {"image", "", false, "the last good environment"},
+                     {"gpus", "", false,
+                      "the GPUs of the kept container (docker --gpus device=LIST) or allocation"},
                      {"strategy", d.hourly_strategy, false,
                       "bisect (fewest builds) | adaptive (a stride, then bisection) | sequential"},
                      {"repeats", d.hourly_repeats, false,
@@ -629,8 +643,24 @@ std::vector<CommandSpec> make_commands() {
              {"close-on-recovery", ""},
              {"token-env", "GITHUB_TOKEN"},
              {"check", "metric", false, "", {k_mode}},
+             {"dashboard-url", ""},
              {"json", "", false, "the result.json document instead of the markdown report"},
          }});
+    c.push_back({"dashboard",
+                 "a static site of every series: charts, change points, investigations",
+                 "Write a static dashboard of the history: an index of every series (small "
+                 "chart, latest level, change, verdict; sortable, filterable) and a page per "
+                 "series with its points, fitted levels, change points, and the nightly window, "
+                 "hour window and culprit of each investigation kept beside the history. No "
+                 "network is needed to view it.",
+                 {
+                     {"history", "", true},
+                     {"output-dir", "perfsweep-dashboard", false, "index.html and the pages"},
+                     {"threshold", "0.02", false, "detect's, for every series"},
+                     {"title", "perfsweep dashboard"},
+                     {"publish", ""},
+                     {"publish-dir", ""},
+                 }});
     c.push_back({"demo",
                  "the offline demo",
                  "Offline demo: generate two source repos, nightlies and a simulated benchmark, "

@@ -133,7 +133,7 @@ std::map<std::string, std::string> commit_labels_of(const OptionValues& v,
         if (!core::is_probe_name(repo) || !core::is_probe_name(label) || label.size() > 58)
             throw_usage(flag + " '" + item +
                         "': expected REPO=LABEL, names of 1-64 characters [A-Za-z0-9._/-] (the "
-                        "label at most 58), e.g. jax=org.opencontainers.image.revision");
+                        "label at most 58), e.g. jax=com.example.jax-commit");
         if (!out.emplace(repo, label).second)
             throw_usage(flag + " '" + item + "': repo '" + repo + "' is given twice");
     }
@@ -528,6 +528,7 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     o.state_dir = v.text("state");
     o.out_dir = v.text("output-dir");
     o.key = v.text("key");
+    o.dashboard_url = v.text("dashboard-url");
     o.token_env = v.text("token-env");
 
     // The daily stage: its runner, and the sweep with the pipeline's threshold.

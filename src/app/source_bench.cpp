@@ -169,7 +169,9 @@ ports::PointRequest SourceBench::request(const core::SourceState& p, core::Stage
     for (const auto& repo : m_repos) {
         const auto& sha = p.commits.at(repo->name());
         req.values["commit:" + repo->name()] = sha;
-        req.values["path:" + repo->name()] = repo->path();
+        const auto inside = m_opt.repo_paths_in_runner.find(repo->name());
+        req.values["path:" + repo->name()] =
+            inside == m_opt.repo_paths_in_runner.end() ? repo->path() : inside->second;
         req.commits[repo->name()] = sha;
         auto t = p.times.find(repo->name());
         if (t != p.times.end())

@@ -30,6 +30,7 @@ constexpr std::pair<std::string_view, Handler> k_handlers[] = {
     {"report", run_report},
     {"comment", run_comment},
     {"investigate", run_investigate},
+    {"dashboard", run_dashboard},
     {"demo", run_demo},
     {"demo-bench", run_demo_bench},
     {"plan", run_plan},

@@ -38,6 +38,8 @@ void run_report(const app::OptionValues& values, Context& ctx);
 void run_comment(const app::OptionValues& values, Context& ctx);
 /// `perfsweep investigate`.
 void run_investigate(const app::OptionValues& values, Context& ctx);
+/// `perfsweep dashboard` (a static site of every series).
+void run_dashboard(const app::OptionValues& values, Context& ctx);
 /// `perfsweep demo`.
 void run_demo(const app::OptionValues& values, Context& ctx);
 /// The hidden `perfsweep demo-bench` (the demo's simulated benchmark).

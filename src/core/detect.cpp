@@ -180,6 +180,16 @@ DetectResult detect(const std::vector<Measurement>& series, const DetectOptions&
     }
     const std::size_t n = y.size();
     r.points = n;
+    // The spread inside points is an estimate of the noise only when many points have repeats:
+    // a label recorded twice in a history of single values (a rerun, 450 then 600) is one
+    // point's disagreement, and as the median over the points that have repeats it became
+    // every point's noise floor (a -10 % regression read as noise).
+    if (se.size() < std::max<std::size_t>(3, (n + 1) / 2)) {
+        se.clear();
+        se_at.clear();
+        unbiased.clear();
+        within_dof = 0;
+    }
     if (n < options.min_points) {
         r.verdict = Verdict::inconclusive;
         r.reason = "only " + std::to_string(n) + " usable point" + (n == 1 ? "" : "s") +

@@ -56,6 +56,17 @@ EnvironmentProbe parse_environment_probe(std::string_view text, std::string_view
     EnvironmentProbe out;
     std::size_t line_no = 0;
     std::size_t pos = 0;
+    // Skip what precedes the probe's own start line (line numbers stay those of the log).
+    for (std::size_t at = 0, n = 1; at < text.size(); ++n) {
+        std::size_t nl = text.find('\n', at);
+        if (nl == std::string_view::npos)
+            nl = text.size();
+        if (util::trim(text.substr(at, nl - at)) == k_env_probe_start) {
+            pos = nl + 1;
+            line_no = n;
+        }
+        at = nl + 1;
+    }
     while (pos < text.size()) {
         std::size_t nl = text.find('\n', pos);
         if (nl == std::string_view::npos)
@@ -171,21 +182,25 @@ std::string_view to_string(Cause c) {
     return "unknown";
 }
 
+bool built_from_repo(std::string_view key, std::string_view repo) {
+    if (repo.empty() || !key.starts_with(repo))
+        return false;
+    const auto rest = key.substr(repo.size());
+    return rest.empty() || rest == "lib" || rest.starts_with("_");
+}
+
 Attribution attribute_change(const BuildFingerprint& good, const BuildFingerprint& bad) {
     Attribution a;
     a.commits_known = !good.commits.empty() && !bad.commits.empty();
     a.environment_known = !good.environment.empty() && !bad.environment.empty();
     if (a.environment_known)
-        a.diff = environment_diff(good.environment, bad.environment);
-    bool image_only = false;
-    for (const auto& c : a.diff) {
-        if (image_metadata(c.component))
-            image_only = true;
-        else
-            a.components.push_back(c.component);
-    }
-    if (a.components.empty() && image_only)
-        a.components.push_back("image");
+        for (auto& c : environment_diff(good.environment, bad.environment)) {
+            bool built = false;
+            for (const auto* side : {&good.commits, &bad.commits})
+                for (const auto& [repo, sha] : *side)
+                    built = built || built_from_repo(c.component, repo);
+            (built ? a.built_from_sources : a.diff).push_back(std::move(c));
+        }
     if (a.commits_known) {
         std::set<std::string> repos;
         for (const auto& [r, s] : good.commits)
@@ -200,6 +215,17 @@ Attribution attribute_change(const BuildFingerprint& good, const BuildFingerprin
                 a.changed_repos.push_back(r);
         }
     }
+    bool image_only = false;
+    for (const auto& c : a.diff) {
+        if (image_metadata(c.component))
+            image_only = true;
+        else
+            a.components.push_back(c.component);
+    }
+    // A new image is what new sources make: its digest and labels explain a change only where
+    // the sources did not change.
+    if (a.components.empty() && image_only && a.changed_repos.empty())
+        a.components.push_back("image");
     const bool env_changed = !a.components.empty();
     if (!a.commits_known)
         a.cause = Cause::unknown;
@@ -238,7 +264,10 @@ std::string describe_attribution(const Attribution& a) {
                "); the sources are narrowed inside the last good build's environment";
     case Cause::source:
         return a.environment_known ? "sources changed (" + util::join(a.changed_repos, ", ") +
-                                         "); the recorded environment is identical"
+                                         "); the recorded environment is identical" +
+                                         (a.diff.empty() ? ""
+                                                         : " apart from the image, which "
+                                                           "follows its sources")
                                    : "sources changed (" + util::join(a.changed_repos, ", ") +
                                          "); the environment was not recorded on both sides";
     case Cause::unknown:

@@ -32,7 +32,12 @@ struct EnvironmentProbe {
     std::vector<std::string> warnings; ///< rejected lines: line number and why (never the text)
 };
 
-/// Parse `key=value` lines (untrusted text). Blank lines and lines starting with '#' are ignored;
+/// The line a probe may print before its entries: what comes before it (an image entrypoint's
+/// banner on `docker run`) is not the probe's and is skipped without a warning.
+inline constexpr std::string_view k_env_probe_start = "# perfsweep-env-probe";
+
+/// Parse `key=value` lines (untrusted text) after the last k_env_probe_start line (all of them
+/// without one). Blank lines and lines starting with '#' are ignored;
 /// keys and values are trimmed; a line that breaks the rules of check_environment_entry, a line
 /// without '=', a repeated key or an entry beyond k_env_entries_max is rejected with a warning
 /// naming `where` and the line number.
@@ -82,16 +87,26 @@ std::string_view to_string(Cause c);
 /// The attribution of a good→bad change.
 struct Attribution {
     Cause cause = Cause::unknown;
-    bool commits_known = false;             ///< both sides carry commits
-    bool environment_known = false;         ///< both sides carry an environment
-    std::vector<EnvironmentChange> diff;    ///< every differing environment entry
+    bool commits_known = false;          ///< both sides carry commits
+    bool environment_known = false;      ///< both sides carry an environment
+    std::vector<EnvironmentChange> diff; ///< every differing environment entry
+    /// Differing entries that are packages built from the compared repos (jax, jaxlib,
+    /// jax_cuda12_plugin for repo jax): their versions follow the sources, so they are left out
+    /// of `diff` and never make the environment "changed".
+    std::vector<EnvironmentChange> built_from_sources;
     std::vector<std::string> components;    ///< the differing components that explain it
     std::vector<std::string> changed_repos; ///< repos whose commit differs
 };
 
+/// Whether environment key `key` names a package built from repo `repo`: the repo's own name,
+/// NAMElib, or NAME_... (jax → jax, jaxlib, jax_cuda12_plugin, jax_cuda12_pjrt).
+bool built_from_repo(std::string_view key, std::string_view repo);
+
 /// Attribute the change from `good` to `bad`. Environment components are the differing keys
-/// other than image metadata (`image.*`, `label.*`); when only image metadata differs the
-/// component is "image". Commits compare equal when one sha is a prefix (>= 7) of the other.
+/// other than image metadata (`image.*`, `label.*`) and packages built from a repo of either
+/// side's commits (built_from_repo); when only image metadata differs and the sources do not,
+/// the component is "image" (a new image is what new sources make).
+/// Commits compare equal when one sha is a prefix (>= 7) of the other.
 Attribution attribute_change(const BuildFingerprint& good, const BuildFingerprint& bad);
 
 /// Attribution of daily boundary `b` of `r` (records of its last good and first bad points).

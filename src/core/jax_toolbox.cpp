@@ -2,6 +2,7 @@
 
 #include "util/error.hpp"
 #include "util/strings.hpp"
+#include "util/time.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,8 +15,6 @@ namespace {
 constexpr std::string_view k_src_root = "/perfsweep/src/";
 constexpr std::string_view k_cache_dir = "/perfsweep/bazel-cache";
 constexpr std::string_view k_outputs_dir = "/perfsweep/out";
-// The 2023 script has no --bazel-cache: bazel's output user root is mounted instead.
-constexpr std::string_view k_nightly_cache_dir = "/root/.cache/bazel";
 
 // The build step. POSIX sh; no braces and no single quotes, so it stays one literal template
 // word. Arguments are data (never evaluated): repo/pick NAME DIR SHA SOURCE, rmwheels DIR,
@@ -77,41 +76,90 @@ while [ $# -gt 0 ]; do
 done
 fail "no build step")SH";
 
-const std::vector<BuildJaxOption> k_jax_options = {
-    {"bazel-cache", true},
-    {"bazel-cache-namespace", true},
-    {"build-param", true},
-    {"build-path-jaxlib", true},
-    {"clean", false},
-    {"clean-only", false},
-    {"cpu-arch", true},
-    {"debug", false},
-    {"extra-targets", true},
-    {"extra-target-dest", true},
-    {"help", false},
-    {"install", false},
-    {"no-install", false},
-    {"no-clean", false},
-    {"src-path-jax", true},
-    {"src-path-xla", true},
+// build-jax.sh's getopt --long lists, version by version. Sources: NVIDIA/JAX-Toolbox
+// .github/container/build-jax.sh at the commit each entry names (docs/jax-toolbox.md lists them).
+// 2023 (526436f1, 1d80d188): `getopt -o h --long bazel-cache:,build-param:,clean,cpu-arch:,debug,
+// jaxlib_only,no-clean,clean-only,dry,help,src-path-jax:,src-path-xla:,sm:`.
+const std::vector<BuildJaxOption> k_2023_options = {
+    {"bazel-cache", true}, {"build-param", true},  {"clean", false},       {"cpu-arch", true},
+    {"debug", false},      {"jaxlib_only", false}, {"no-clean", false},    {"clean-only", false},
+    {"dry", false},        {"help", false},        {"src-path-jax", true}, {"src-path-xla", true},
     {"sm", true},
 };
 
-const std::vector<BuildJaxOption> k_nightly_options = {
-    {"build-param", true}, {"clean", false}, {"clean-only", false}, {"cpu-arch", true},
-    {"debug", false},      {"dry", false},   {"help", false},       {"jaxlib_only", false},
-    {"no-clean", false},   {"sm", true},
+// Today's images before 7f7ff35a (read at 087ff076): `getopt -o h --long bazel-cache:,
+// bazel-cache-namespace:,build-param:,build-path-jaxlib:,clean,cpu-arch:,debug,extra-targets:,
+// extra-target-dest:,no-clean,clean-only,help,install,no-install,src-path-jax:,src-path-xla:,sm:`.
+std::vector<BuildJaxOption> jax_options(bool release) {
+    std::vector<BuildJaxOption> o = {{"bazel-cache", true},
+                                     {"bazel-cache-namespace", true},
+                                     {"build-param", true},
+                                     {"build-path-jaxlib", true},
+                                     {"clean", false}};
+    if (release) // 7f7ff35a (2025-12-17, #1840): -r/--release, after --clean in the list
+        o.push_back({"release", false});
+    const std::vector<BuildJaxOption> rest = {{"cpu-arch", true},      {"debug", false},
+                                              {"extra-targets", true}, {"extra-target-dest", true},
+                                              {"no-clean", false},     {"clean-only", false},
+                                              {"help", false},         {"install", false},
+                                              {"no-install", false},   {"src-path-jax", true},
+                                              {"src-path-xla", true},  {"sm", true}};
+    o.insert(o.end(), rest.begin(), rest.end());
+    return o;
+}
+
+const std::vector<BuildJaxScript> k_scripts = {
+    // 2023-07-17; in the nightlies up to 2023-08-24 (older 2023 nightlies are checked against it).
+    {"526436f1", JtbGeneration::nightly, "", "h", k_2023_options, {}},
+    // 2023-08-24 20:39Z: adds 8.9 to --sm all; in the nightlies from 2023-08-25.
+    {"1d80d188", JtbGeneration::nightly, "2023-08-24", "h", k_2023_options, {}},
+    // Today's layout; the jax- nightlies before 2025-12-17 are checked against it.
+    {"087ff076", JtbGeneration::jax, "", "h", jax_options(false), {}},
+    // 2025-12-17 (#1840): -r/--release; `-o h,r` also makes getopt accept "-,", which the script's
+    // case does not handle.
+    {"7f7ff35a", JtbGeneration::jax, "2025-12-17", "h,r", jax_options(true), {"-,"}},
+    // 2026-01-22 (#1911): --cpu-arch is still in getopt's list, its case branch is gone.
+    {"5f2395b4", JtbGeneration::jax, "2026-01-22", "h,r", jax_options(true), {"-,", "--cpu-arch"}},
+    // 2026-03-20: the last change (same options).
+    {"ed544116", JtbGeneration::jax, "2026-03-20", "h,r", jax_options(true), {"-,", "--cpu-arch"}},
 };
 
-/// getopt's reading of `args`: the resolved long option names in order ("h" for -h), or an error.
+// The 2023 script has --bazel-cache since aded83f0 (2023-05-04).
+constexpr std::string_view k_nightly_cache_since = "2023-05-04";
+
+/// getopt's reading of `args`: the tokens it hands the script ("--help", "-h", ...) in order, or
+/// its complaint.
 struct Parsed {
-    std::vector<std::string> names;
+    std::vector<std::string> tokens;
     std::string error;
 };
 
-Parsed getopt_parse(JtbGeneration g, const std::vector<std::string>& args) {
+/// A long option of `opts` as getopt resolves `name` (exact, else a unique prefix); sets `error`.
+const BuildJaxOption* resolve_long(const std::vector<BuildJaxOption>& opts, const std::string& name,
+                                   const std::string& arg, std::string& error) {
+    std::vector<const BuildJaxOption*> prefixed;
+    for (const auto& o : opts) {
+        if (o.name == name)
+            return &o;
+        if (!name.empty() && o.name.rfind(name, 0) == 0)
+            prefixed.push_back(&o);
+    }
+    if (prefixed.size() == 1)
+        return prefixed.front();
+    if (prefixed.size() > 1) {
+        std::vector<std::string> names;
+        for (const auto* o : prefixed)
+            names.push_back(o->name);
+        error =
+            "option '--" + name + "' is ambiguous; possibilities: --" + util::join(names, " --");
+    } else {
+        error = "unrecognized option '" + arg + "'";
+    }
+    return nullptr;
+}
+
+Parsed getopt_parse(const BuildJaxScript& script, const std::vector<std::string>& args) {
     Parsed p;
-    const auto& opts = build_jax_options(g);
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--")
@@ -120,30 +168,9 @@ Parsed getopt_parse(JtbGeneration g, const std::vector<std::string>& args) {
             const auto eq = a.find('=');
             const std::string name =
                 a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-            const BuildJaxOption* hit = nullptr;
-            std::vector<std::string> prefixed;
-            for (const auto& o : opts) {
-                if (o.name == name) {
-                    hit = &o;
-                    prefixed.clear();
-                    break;
-                }
-                if (!name.empty() && o.name.rfind(name, 0) == 0)
-                    prefixed.push_back(o.name);
-            }
-            if (!hit && prefixed.size() == 1)
-                for (const auto& o : opts)
-                    if (o.name == prefixed.front())
-                        hit = &o;
-            if (!hit && prefixed.size() > 1) {
-                p.error = "option '--" + name + "' is ambiguous; possibilities: --" +
-                          util::join(prefixed, " --");
+            const auto* hit = resolve_long(script.options, name, a.substr(0, eq), p.error);
+            if (!hit)
                 return p;
-            }
-            if (!hit) {
-                p.error = "unrecognized option '" + a.substr(0, eq) + "'";
-                return p;
-            }
             if (!hit->takes_value && eq != std::string::npos) {
                 p.error = "option '--" + hit->name + "' doesn't allow an argument";
                 return p;
@@ -155,21 +182,39 @@ Parsed getopt_parse(JtbGeneration g, const std::vector<std::string>& args) {
                 }
                 ++i;
             }
-            p.names.push_back(hit->name);
+            p.tokens.push_back("--" + hit->name);
         } else if (a.size() > 1 && a[0] == '-') {
-            for (std::size_t k = 1; k < a.size(); ++k) {
-                if (a[k] != 'h') {
+            for (std::size_t k = 1; k < a.size(); ++k) { // no short option takes a value
+                if (a[k] == ':' || script.short_options.find(a[k]) == std::string::npos) {
                     p.error = std::string("invalid option -- '") + a[k] + "'";
                     return p;
                 }
-                p.names.push_back("help");
+                p.tokens.push_back(std::string("-") + a[k]);
             }
         } else {
             p.error = "'" + a + "' is not an option (build-jax.sh ignores positional arguments)";
             return p;
         }
     }
+    for (const auto& t : p.tokens)
+        if (std::find(script.unhandled.begin(), script.unhandled.end(), t) !=
+            script.unhandled.end()) {
+            p.error = "getopt accepts " + t +
+                      " but the script's case has no branch for it: it "
+                      "prints UNKNOWN OPTION " +
+                      t + " and exits 1";
+            return p;
+        }
     return p;
+}
+
+/// The long name of a token ("-h" → "help", "-r" → "release", "--sm" → "sm").
+std::string long_name(const std::string& token) {
+    if (token == "-h")
+        return "help";
+    if (token == "-r")
+        return "release";
+    return token.rfind("--", 0) == 0 ? token.substr(2) : token;
 }
 
 bool is_repo_name(std::string_view s) {
@@ -216,12 +261,43 @@ std::string jtb_source_dir(JtbGeneration g, std::string_view name) {
     return "/opt/" + std::string(name) + (g == JtbGeneration::nightly ? "-source" : "");
 }
 
-const std::vector<BuildJaxOption>& build_jax_options(JtbGeneration g) {
-    return g == JtbGeneration::jax ? k_jax_options : k_nightly_options;
+const std::vector<BuildJaxScript>& build_jax_scripts() {
+    return k_scripts;
 }
 
-std::string check_build_jax_args(JtbGeneration g, const std::vector<std::string>& args) {
-    return getopt_parse(g, args).error;
+std::vector<const BuildJaxScript*> build_jax_scripts_of(JtbGeneration g, std::string_view date) {
+    std::vector<const BuildJaxScript*> out;
+    const BuildJaxScript* before = nullptr;
+    for (const auto& s : k_scripts) {
+        if (s.generation != g)
+            continue;
+        if (date.empty() || s.since == date)
+            out.push_back(&s);
+        else if (s.since < date)
+            before = &s;
+    }
+    if (before)
+        out.insert(out.begin(), before);
+    return out;
+}
+
+std::string jtb_date_of_image(std::string_view image) {
+    const auto slash = image.rfind('/');
+    const auto colon = image.rfind(':');
+    if (colon == std::string_view::npos || (slash != std::string_view::npos && colon < slash))
+        return "";
+    auto tag = image.substr(colon + 1);
+    for (std::string_view prefix : {std::string_view("jax-"), std::string_view("nightly-")})
+        if (tag.starts_with(prefix)) {
+            const auto date = std::string(tag.substr(prefix.size()));
+            return util::parse_date(date) ? date : std::string();
+        }
+    return "";
+}
+
+std::string check_build_jax_args(const BuildJaxScript& script,
+                                 const std::vector<std::string>& args) {
+    return getopt_parse(script, args).error;
 }
 
 std::string_view to_string(JtbSources s) {
@@ -253,9 +329,108 @@ std::vector<CherryPick> parse_cherry_picks(std::string_view spec, std::string_vi
     return out;
 }
 
+namespace {
+
+/// Which nightlies a message speaks of: "the jax- nightly of 2026-02-01", "jax- nightlies".
+std::string nightlies_text(const JtbSetup& s) {
+    const std::string g(to_string(s.generation));
+    return s.image_date.empty() ? g + "- nightlies (no date in the tag)"
+                                : "the " + g + "- nightly of " + s.image_date;
+}
+
+/// Refuse extra build-jax.sh arguments that a version the nightly may carry would refuse, or
+/// that perfsweep sets itself.
+void check_build_args(const JtbSetup& s) {
+    const auto scripts = build_jax_scripts_of(s.generation, s.image_date);
+    std::vector<std::string> tokens;
+    for (const auto* script : scripts) {
+        const auto parsed = getopt_parse(*script, s.build_args);
+        if (parsed.error.empty()) {
+            tokens = parsed.tokens;
+            continue;
+        }
+        std::vector<std::string> names;
+        for (const auto& o : script->options)
+            if (std::find(script->unhandled.begin(), script->unhandled.end(), "--" + o.name) ==
+                script->unhandled.end())
+                names.push_back("--" + o.name);
+        std::string shorts;
+        for (char c : script->short_options)
+            if (std::find(script->unhandled.begin(), script->unhandled.end(),
+                          std::string("-") + c) == script->unhandled.end())
+                shorts += std::string(" -") + c;
+        std::vector<std::string> versions;
+        for (const auto* v : scripts)
+            versions.push_back(v->commit);
+        throw_usage("--build-jax-arg '" + util::join(s.build_args, " ") + "': build-jax.sh " +
+                    script->commit + " (JAX-Toolbox; " + nightlies_text(s) +
+                    (versions.size() == 1 ? " carries it"
+                                          : " may carry any of " + util::join(versions, ", ")) +
+                    ") would refuse it: " + parsed.error + "; its options:" + shorts + " " +
+                    util::join(names, " "));
+    }
+    for (const auto& t : tokens) {
+        const auto n = long_name(t);
+        if (n == "src-path-jax" || n == "src-path-xla" || n == "bazel-cache")
+            throw_usage("--build-jax-arg " + t +
+                        ": perfsweep sets the source paths and the bazel cache itself (from "
+                        "--repo / --bazel-cache)");
+        if (n == "help" || n == "clean-only" || n == "dry")
+            throw_usage("--build-jax-arg " + t + ": perfsweep calls build-jax.sh to build, and " +
+                        t + " would build nothing");
+    }
+}
+
+/// The build-jax.sh call and the cache mount: --bazel-cache (a mounted directory, which the
+/// script's clean() never deletes, or a remote URL) and the source paths.
+std::vector<std::string> build_call(const JtbSetup& s, JtbPlan& plan) {
+    std::vector<std::string> build = {"build-jax.sh"};
+    const bool remote =
+        s.bazel_cache.starts_with("http://") || s.bazel_cache.starts_with("grpc://");
+    if (s.bazel_cache.starts_with("https://") || s.bazel_cache.starts_with("grpcs://"))
+        throw_usage("--bazel-cache '" + s.bazel_cache +
+                    "': build-jax.sh passes only http:// and grpc:// URLs to bazel as a remote "
+                    "cache; anything else becomes --disk_cache=<that text>. Use http://, grpc:// "
+                    "or a directory");
+    if (!s.bazel_cache.empty() && s.generation == JtbGeneration::nightly && !s.image_date.empty() &&
+        s.image_date <= k_nightly_cache_since)
+        throw_usage("--bazel-cache '" + s.bazel_cache + "': build-jax.sh of the nightly of " +
+                    s.image_date + " may predate its --bazel-cache option (JAX-Toolbox aded83f0, " +
+                    std::string(k_nightly_cache_since) + "); give --bazel-cache none");
+    if (remote) {
+        build.insert(build.end(), {"--bazel-cache", s.bazel_cache});
+    } else if (!s.bazel_cache.empty()) {
+        if (s.bazel_cache[0] != '/')
+            throw_usage("--bazel-cache '" + s.bazel_cache + "': expected an absolute path");
+        // Not bazel's output root (~/.cache/bazel): clean() removes that, and a mount point
+        // cannot be removed (EBUSY, and the script stops there).
+        plan.mounts.push_back(s.bazel_cache + ":" + std::string(k_cache_dir));
+        build.insert(build.end(), {"--bazel-cache", std::string(k_cache_dir)});
+    }
+    build.insert(build.end(), {"--src-path-jax", jtb_source_dir(s.generation, "jax"),
+                               "--src-path-xla", jtb_source_dir(s.generation, "xla")});
+    build.insert(build.end(), s.build_args.begin(), s.build_args.end());
+    return build;
+}
+
+/// The commits probe of a generation: the manifest, or `git log -1` in the 2023 clones.
+std::string commits_probe(const JtbSetup& s) {
+    if (s.generation == JtbGeneration::jax)
+        return "cat /opt/manifest.d/git-clone.yaml";
+    std::string probe = "sh -c " +
+                        quote_template_word("for r in \"$@\"; do git -c \"safe.directory=*\" -C "
+                                            "\"/opt/$r-source\" log -1 \"--format=$r %H %cI\" || "
+                                            "exit 1; done") +
+                        " perfsweep-commits";
+    for (const auto& r : s.repos)
+        probe += " " + quote_template_word(r.name);
+    return probe;
+}
+
+} // namespace
+
 JtbPlan plan_jax_toolbox(const JtbSetup& s) {
     JtbPlan plan;
-    const bool nightly = s.generation == JtbGeneration::nightly;
     if (s.repos.empty())
         throw_usage("--jax-toolbox: expected at least one --repo (jax=PATH, xla=PATH)");
     auto absolute = [](const std::string& path, const std::string& what) {
@@ -267,27 +442,7 @@ JtbPlan plan_jax_toolbox(const JtbSetup& s) {
             throw_usage("--repo " + r.name + ": not a repo name (letters, digits, . _ -)");
         absolute(r.host_path, "--repo " + r.name);
     }
-    // Extra build-jax.sh arguments: what getopt accepts, minus what perfsweep sets itself.
-    const auto parsed = getopt_parse(s.generation, s.build_args);
-    if (!parsed.error.empty())
-        throw_usage("--build-jax-arg '" + util::join(s.build_args, " ") + "': build-jax.sh (" +
-                    std::string(to_string(s.generation)) +
-                    " images) would refuse it: " + parsed.error + "; its options: " + [&] {
-                        std::vector<std::string> names;
-                        for (const auto& o : build_jax_options(s.generation))
-                            names.push_back("--" + o.name);
-                        return util::join(names, " ");
-                    }());
-    for (const auto& n : parsed.names)
-        if (n == "src-path-jax" || n == "src-path-xla" || n == "bazel-cache" || n == "help" ||
-            n == "clean-only" || n == "dry")
-            throw_usage("--build-jax-arg --" + n +
-                        ": perfsweep sets the source paths and the bazel cache itself, and "
-                        "--" +
-                        n +
-                        (n == "help" || n == "clean-only" || n == "dry"
-                             ? " would build nothing"
-                             : " is derived from --repo / --bazel-cache"));
+    check_build_args(s);
 
     std::vector<std::string> words = {"sh", "-c", std::string(k_build_script),
                                       "perfsweep-jax-toolbox"};
@@ -301,6 +456,7 @@ JtbPlan plan_jax_toolbox(const JtbSetup& s) {
             plan.mounts.push_back(r.host_path + ":" + dir);
         }
         words.insert(words.end(), {"repo", r.name, dir, "{commit:" + r.name + "}", src});
+        plan.source_dirs[r.name] = dir;
     }
     for (const auto& cp : s.cherry_picks) {
         const auto it = std::find_if(s.repos.begin(), s.repos.end(),
@@ -313,38 +469,10 @@ JtbPlan plan_jax_toolbox(const JtbSetup& s) {
         words.insert(words.end(),
                      {"pick", cp.repo, jtb_source_dir(s.generation, cp.repo), cp.commit, src});
     }
-
-    std::vector<std::string> build = {"build-jax.sh"};
-    const bool remote =
-        s.bazel_cache.starts_with("http://") || s.bazel_cache.starts_with("grpc://");
-    if (s.bazel_cache.starts_with("https://") || s.bazel_cache.starts_with("grpcs://"))
-        throw_usage("--bazel-cache '" + s.bazel_cache +
-                    "': build-jax.sh passes only http:// and grpc:// URLs to bazel as a remote "
-                    "cache; anything else becomes --disk_cache=<that text>. Use http://, grpc:// "
-                    "or a directory");
-    if (nightly) {
-        if (remote)
-            throw_usage("--bazel-cache '" + s.bazel_cache +
-                        "': the 2023 (nightly-) images' build-jax.sh has no --bazel-cache; give a "
-                        "directory (it is mounted as bazel's output root " +
-                        std::string(k_nightly_cache_dir) + ")");
-        if (!s.bazel_cache.empty()) {
-            absolute(s.bazel_cache, "--bazel-cache");
-            plan.mounts.push_back(s.bazel_cache + ":" + std::string(k_nightly_cache_dir));
-        }
+    // 2023: the script installs every wheel in dist/; the previous build's must go first.
+    if (s.generation == JtbGeneration::nightly)
         words.insert(words.end(), {"rmwheels", jtb_source_dir(s.generation, "jax")});
-    } else {
-        if (remote) {
-            build.insert(build.end(), {"--bazel-cache", s.bazel_cache});
-        } else if (!s.bazel_cache.empty()) {
-            absolute(s.bazel_cache, "--bazel-cache");
-            plan.mounts.push_back(s.bazel_cache + ":" + std::string(k_cache_dir));
-            build.insert(build.end(), {"--bazel-cache", std::string(k_cache_dir)});
-        }
-        build.insert(build.end(), {"--src-path-jax", jtb_source_dir(s.generation, "jax"),
-                                   "--src-path-xla", jtb_source_dir(s.generation, "xla")});
-    }
-    build.insert(build.end(), s.build_args.begin(), s.build_args.end());
+    const auto build = build_call(s, plan);
     words.push_back("build");
     words.insert(words.end(), build.begin(), build.end());
     for (const auto& w : words)
@@ -355,20 +483,7 @@ JtbPlan plan_jax_toolbox(const JtbSetup& s) {
         plan.mounts.push_back(s.outputs_host + ":" + std::string(k_outputs_dir));
         plan.outputs_dir = std::string(k_outputs_dir);
     }
-
-    if (nightly) {
-        std::string probe =
-            "sh -c " +
-            quote_template_word("for r in \"$@\"; do git -c \"safe.directory=*\" -C "
-                                "\"/opt/$r-source\" log -1 \"--format=$r %H %cI\" || "
-                                "exit 1; done") +
-            " perfsweep-commits";
-        for (const auto& r : s.repos)
-            probe += " " + quote_template_word(r.name);
-        plan.commits_probe = probe;
-    } else {
-        plan.commits_probe = "cat /opt/manifest.d/git-clone.yaml";
-    }
+    plan.commits_probe = commits_probe(s);
     return plan;
 }
 

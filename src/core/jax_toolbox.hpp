@@ -4,6 +4,7 @@
 // inside the kept container for each source state (move the image's clones to the state by SHA
 // or build the mounted host clones, apply fix commits, call build-jax.sh).
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,7 +15,7 @@ namespace perfsweep::core {
 /// The two generations of JAX-Toolbox nightly images.
 enum class JtbGeneration {
     jax,     ///< ghcr.io/nvidia/jax:jax-YYYY-MM-DD: /opt/NAME, build-jax.sh --src-path-NAME
-    nightly, ///< ghcr.io/nvidia/jax:nightly-YYYY-MM-DD (2023): /opt/NAME-source, no source options
+    nightly, ///< ghcr.io/nvidia/jax:nightly-YYYY-MM-DD (2023): /opt/NAME-source, wheels in dist/
 };
 
 /// "jax" or "nightly".
@@ -40,15 +41,39 @@ struct BuildJaxOption {
     bool takes_value = false;
 };
 
-/// build-jax.sh's long options per generation (plus -h). jax: the options of today's script
-/// (--bazel-cache ... --sm, --src-path-jax/--src-path-xla); nightly: the 2023 script's, which has
-/// no source options (its sources are fixed at /opt/jax-source and /opt/xla-source).
-const std::vector<BuildJaxOption>& build_jax_options(JtbGeneration g);
+/// One version of JAX-Toolbox's build-jax.sh (.github/container/build-jax.sh): its getopt
+/// specification as read at a JAX-Toolbox commit, and which nightlies carry it.
+struct BuildJaxScript {
+    std::string commit; ///< the JAX-Toolbox commit it was read at (abbreviated)
+    JtbGeneration generation = JtbGeneration::jax;
+    /// The day the version was committed (YYYY-MM-DD): the nightlies of later days carry it, the
+    /// nightly of that day may still carry the one before.
+    std::string since;
+    std::string short_options;           ///< getopt -o, e.g. "h" or "h,r" (',' is an option too)
+    std::vector<BuildJaxOption> options; ///< getopt --long
+    /// Tokens getopt accepts but the script's `case` has no branch for ("--cpu-arch", "-,"): the
+    /// script prints "UNKNOWN OPTION TOKEN" and exits 1.
+    std::vector<std::string> unhandled;
+};
 
-/// Check `args` as build-jax.sh's `getopt -o h --long ...` would parse them (exact names, unique
-/// abbreviations, --name=value or --name value, -h); positional words are refused too (the
-/// script silently ignores them). Returns "" when accepted, else getopt's complaint.
-std::string check_build_jax_args(JtbGeneration g, const std::vector<std::string>& args);
+/// Every build-jax.sh version perfsweep knows, oldest first per generation (a data table; each
+/// entry names the JAX-Toolbox commit it was read at).
+const std::vector<BuildJaxScript>& build_jax_scripts();
+
+/// The versions a nightly of generation `g` dated `date` (YYYY-MM-DD) may carry: the one in force
+/// the day before plus one committed that day; every version of `g` when `date` is "" (a tag
+/// without a date, a {date} template).
+std::vector<const BuildJaxScript*> build_jax_scripts_of(JtbGeneration g, std::string_view date);
+
+/// The date of a nightly tag (jax-YYYY-MM-DD, nightly-YYYY-MM-DD), "" when the tag has none.
+std::string jtb_date_of_image(std::string_view image);
+
+/// Check `args` as `script`'s `getopt -o SHORT --long ...` would parse them (exact names, unique
+/// abbreviations, --name=value or --name value, short clusters) and as its `case` then handles
+/// them; positional words are refused too (the script silently ignores them). Returns "" when
+/// accepted, else the complaint (getopt's words, or the script's UNKNOWN OPTION).
+std::string check_build_jax_args(const BuildJaxScript& script,
+                                 const std::vector<std::string>& args);
 
 /// Where the source repos live while the states are tested.
 enum class JtbSources {
@@ -83,8 +108,9 @@ struct JtbSetup {
     JtbGeneration generation = JtbGeneration::jax;
     JtbSources sources = JtbSources::image;
     std::vector<JtbRepo> repos;
+    std::string image_date; ///< the nightly's date from its tag ("" = unknown: every version)
     /// Absolute host directory (mounted, survives the kept container) or an http:// / grpc://
-    /// remote cache URL (jax generation only); "" = none.
+    /// remote cache URL; "" = none.
     std::string bazel_cache;
     std::vector<std::string> build_args;  ///< extra build-jax.sh arguments (checked)
     std::vector<CherryPick> cherry_picks; ///< commits are full SHAs here
@@ -97,11 +123,13 @@ struct JtbPlan {
     std::vector<std::string> mounts; ///< SRC:DST[:ro]
     std::string commits_probe;       ///< prints the image's own commits (NAME SHA lines / YAML)
     std::string outputs_dir;         ///< where outputs_host appears inside the container ("")
+    std::map<std::string, std::string> source_dirs; ///< repo → its tree inside the container
 };
 
-/// Compose the plan. Throws a usage error for a remote cache the generation cannot use, a
-/// relative host path, a cherry-pick for a repo that is not searched, or build_args that
-/// build-jax.sh would refuse (the message quotes getopt's complaint).
+/// Compose the plan. Throws a usage error for a cache the nightly's script cannot use, a relative
+/// host path, a cherry-pick for a repo that is not searched, or build_args that a build-jax.sh
+/// version the nightly may carry would refuse (the message quotes getopt's or the script's
+/// complaint and names the version).
 JtbPlan plan_jax_toolbox(const JtbSetup& setup);
 
 /// The fixed POSIX sh script of the build step (arguments: `repo NAME DIR SHA SOURCE`...,

@@ -3,6 +3,7 @@
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <limits>
@@ -354,6 +355,30 @@ Journal parse_journal(std::string_view text, const std::string& where) {
         j.events.push_back(std::move(e));
     }
     return j;
+}
+
+std::string describe_settings_difference(std::string_view here, std::string_view there,
+                                         std::size_t context) {
+    if (here == there)
+        return "";
+    std::size_t at = 0;
+    while (at < here.size() && at < there.size() && here[at] == there[at])
+        ++at;
+    std::size_t tail = 0; // the common suffix after the difference
+    while (tail < here.size() - at && tail < there.size() - at &&
+           here[here.size() - 1 - tail] == there[there.size() - 1 - tail])
+        ++tail;
+    const std::size_t from = at > context ? at - context : 0;
+    auto excerpt = [&](std::string_view text) {
+        const std::size_t end = std::min(text.size(), text.size() - tail + context);
+        std::string out = (from > 0 ? "…" : "") + journal_escape(text.substr(from, end - from));
+        if (end - from > 3 * context) // a long inserted part: its start and its end
+            out = (from > 0 ? "…" : "") + journal_escape(text.substr(from, 2 * context)) + "…" +
+                  journal_escape(text.substr(end - context, context));
+        return "'" + out + (end < text.size() ? "…" : "") + "'";
+    };
+    return "at character " + std::to_string(at + 1) + ": " + excerpt(here) + " here, " +
+           excerpt(there) + " there";
 }
 
 } // namespace perfsweep::core

@@ -60,4 +60,11 @@ Journal parse_journal(std::string_view text, const std::string& where);
 /// Escape one field: backslash, tab, newline and carriage return become \\ \t \n \r.
 std::string journal_escape(std::string_view field);
 
+/// Where two settings texts first differ, short enough for an error message whatever their
+/// length (a build command can embed a whole script): "at character N: 'A' here, 'B' there",
+/// each side at most `context` characters either side of the difference, escaped like a journal
+/// field, with "…" where cut. "" when they are equal.
+std::string describe_settings_difference(std::string_view here, std::string_view there,
+                                         std::size_t context = 40);
+
 } // namespace perfsweep::core

@@ -12,6 +12,7 @@ namespace perfsweep::core {
 
 namespace {
 constexpr std::size_t k_max_searched = 1024; ///< characters of a line segment the regex sees
+constexpr std::size_t k_max_values = 10000;  ///< values of one run kept (and stored)
 
 /// Whether `regex` has a '|' outside every group and bracket expression (an alternation of the
 /// whole pattern).
@@ -34,6 +35,44 @@ bool top_level_alternation(std::string_view regex) {
             return true;
     }
     return false;
+}
+/// Why the number `value` does not end where the match ends (`rest` is the text after it), ""
+/// when it does: a digit group separator (1,234.5  1_000), a radix prefix (0x1F 0b101), a second
+/// decimal point (1.2.3) or hex digits glued on (12a3) mean the number is not what the benchmark
+/// printed. A unit glued to the number (12.5ms, 3GHz) ends at a boundary.
+std::string run_on_problem(const std::string& value, std::string_view rest) {
+    if (rest.empty())
+        return "";
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    const char c = rest[0];
+    bool bad =
+        digit(c) || c == '_' || ((c == ',' || c == '.') && rest.size() > 1 && digit(rest[1]));
+    if (!bad && alpha(c)) {
+        std::size_t n = 0;
+        while (n < rest.size() && (alpha(rest[n]) || digit(rest[n]) || rest[n] == '_'))
+            ++n;
+        const std::string_view word = rest.substr(0, n);
+        std::string_view digits = value;
+        if (!digits.empty() && (digits[0] == '+' || digits[0] == '-'))
+            digits.remove_prefix(1);
+        const bool radix =
+            digits == "0" && std::string_view("xXbBoO").find(c) != std::string_view::npos;
+        // Hex digits with a digit among them go on with the number (12a3); letters that cannot
+        // be digits make a word of their own (12.5ms, 3GHz, 25F).
+        const bool hexish =
+            word.find_first_not_of("0123456789abcdefABCDEF_") == std::string_view::npos &&
+            word.find_first_of("0123456789_") != std::string_view::npos;
+        bad = radix || hexish;
+    }
+    if (!bad)
+        return "";
+    std::size_t n = 0;
+    while (n < rest.size() && n < 40 && rest[n] != ' ' && rest[n] != '\t')
+        ++n;
+    return "not the whole number: the output goes on with '" + std::string(rest.substr(0, n)) +
+           "' (digit group separators, hexadecimal and other forms are not read; print a plain "
+           "decimal number such as 1234.5, or set --metric-regex)";
 }
 } // namespace
 
@@ -108,11 +147,24 @@ struct MetricStream::State {
              it != std::sregex_iterator(); ++it) {
             const std::string value = (*it)[1].str();
             auto v = util::parse_double(value);
-            const std::string problem = v ? core::metric_value_problem(*v) : "not a finite number";
+            std::string problem = v ? core::metric_value_problem(*v) : "not a finite number";
+            const auto rest = std::string_view(line).substr(
+                static_cast<std::size_t>((*it)[1].second - line.begin()));
+            if (problem.empty())
+                problem = run_on_problem(value, rest);
             if (!problem.empty()) {
                 ex.values.clear();
                 ex.reason = "line " + std::to_string(line_no) + ": metric value '" +
                             value.substr(0, 40) + "' is " + problem;
+                failed = true;
+                return;
+            }
+            if (ex.values.size() >= k_max_values) {
+                ex.values.clear();
+                ex.reason = "line " + std::to_string(line_no) + ": more than " +
+                            std::to_string(k_max_values) +
+                            " values of the metric in one run; print it once per run (or a few "
+                            "times), or narrow --metric-regex to the line that counts";
                 failed = true;
                 return;
             }

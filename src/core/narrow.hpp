@@ -2,10 +2,13 @@
 // Which regressions are narrowed further (pure): one rule for the pipeline (detect's change points,
 // a daily sweep's boundaries) and for the report that shows them, so it changes in one place.
 
+#include "core/detect.hpp"
 #include "core/model.hpp"
+#include "core/sweep_plan.hpp"
 #include "util/enum_names.hpp"
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,5 +55,11 @@ template <class Change> const Change* latest_regression_of(const std::vector<Cha
     const auto r = regressions_to_narrow(changes, Narrow::latest);
     return r.empty() ? nullptr : r.front();
 }
+
+/// The daily sweep's focus over the candidate dates `labels` (YYYY-MM-DD, in order): detect's
+/// latest regression among `changes`, its last good and first bad dates clamped into the range
+/// (the nearest candidate dates inside it); none when no regression of `changes` overlaps it.
+std::optional<SweepFocus> detected_focus(const std::vector<ChangePoint>& changes,
+                                         const std::vector<std::string>& labels);
 
 } // namespace perfsweep::core

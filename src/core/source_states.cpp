@@ -66,9 +66,18 @@ std::vector<util::UnixSeconds> make_grid(util::UnixSeconds from, util::UnixSecon
     if (to < from)
         throw_usage("--from " + util::format_iso8601(from) + " is after --to " +
                     util::format_iso8601(to) + ": expected --from <= --to");
-    // Points at from, from + step, ... below `to`, plus `to` itself (no sum that could overflow).
-    const std::int64_t span = to - from;
-    const std::int64_t points = span / step + (span % step != 0 ? 1 : 0) + 1;
+    if (from == to)
+        return {to};
+    // The first whole step after `from`, counted from the UTC midnight of its day (14:00 after
+    // 13:06:09 with 1h), like the hours of the upstream method; no sum that could overflow.
+    auto floor_div = [](std::int64_t a, std::int64_t b) { return a / b - (a % b < 0 ? 1 : 0); };
+    const std::int64_t midnight = floor_div(from, 86400) * 86400;
+    std::int64_t first = to, inner = 0;
+    if (step <= to - midnight) { // else no whole step lies inside (and none is computed)
+        first = midnight + (floor_div(from - midnight, step) + 1) * step;
+        inner = first >= to ? 0 : (to - 1 - first) / step + 1;
+    }
+    const std::int64_t points = inner + 2;
     if (points > k_max_grid_points)
         throw_usage("--from " + util::format_iso8601(from) + " --to " + util::format_iso8601(to) +
                     " --step " + step_text(step) + ": " + std::to_string(points) +
@@ -76,8 +85,9 @@ std::vector<util::UnixSeconds> make_grid(util::UnixSeconds from, util::UnixSecon
                     "; expected a shorter window or a larger --step");
     std::vector<util::UnixSeconds> grid;
     grid.reserve(static_cast<std::size_t>(points));
-    for (std::int64_t i = 0; i + 1 < points; ++i)
-        grid.push_back(from + i * step);
+    grid.push_back(from);
+    for (std::int64_t i = 0; i < inner; ++i)
+        grid.push_back(first + i * step);
     grid.push_back(to);
     return grid;
 }

@@ -38,7 +38,8 @@ std::vector<CommitInfo> rev_list_order(std::vector<CommitInfo> reachable, const 
 /// that many states took 1.4 s and 52 MB on the 2-core development VM).
 inline constexpr std::int64_t k_max_grid_points = 50000;
 
-/// Time points from `from` to `to` every `step` seconds; `to` is always the last point.
+/// Time points from `from` to `to`: `from`, every whole `step` after it counted from the UTC
+/// midnight of its day (13:06:09 → 14:00, 15:00, ... with 1h), and `to` as the last point.
 /// Throws a usage error when `to` < `from`, `step` <= 0 or the grid would have more than
 /// k_max_grid_points points (the message names the window, the step and the count).
 std::vector<util::UnixSeconds> make_grid(util::UnixSeconds from, util::UnixSeconds to,

@@ -68,6 +68,10 @@ SweepPlan::SweepPlan(std::vector<std::string> labels, SweepOptions options) : m_
         throw_usage("sweep: --max-runs must be >= 0 (0 = unlimited)");
     if (options.comparison == ComparisonKind::pass_fail)
         m_options.direction = Direction::lower_is_better; // more failures is worse
+    if (options.focus &&
+        !(options.focus->good < options.focus->bad && options.focus->bad < labels.size()))
+        throw_usage("sweep: the focus needs a good point before its bad point, inside the " +
+                    std::to_string(labels.size()) + " candidates");
     m_points.reserve(labels.size());
     for (auto& l : labels) {
         SweepPoint p;
@@ -258,20 +262,19 @@ SweepPlan::PairTest SweepPlan::test_values(const std::vector<double>& a,
         return t;
     }
     const double dof = (qa + qb) * (qa + qb) / (qa * qa / da + qb * qb / db);
+    if (abs_change < m_options.min_change / 2) {
+        // The same level needs a change below interest that the noise shown so far also rules a
+        // change of --min-change out for (one-sided, at k_miss_rate): with a run or two per
+        // point a noisy benchmark gets more runs here instead of a missed step. (Its p_value,
+        // never reported for a change below interest, is not computed: half the t-tests.)
+        const double p_as_large =
+            student_t_two_sided_p((m_options.min_change - abs_change) / se, dof) / 2;
+        t.relation = p_as_large < k_miss_rate ? Relation::same : Relation::unknown;
+        return t;
+    }
     t.p_value = student_t_two_sided_p(t.relative_change / se, dof);
-    // The same level needs a change below interest that the noise shown so far also rules a
-    // change of --min-change out for (one-sided, at k_miss_rate): with a run or two per point a
-    // noisy benchmark gets more runs here instead of a missed step.
-    const double p_as_large =
-        student_t_two_sided_p((m_options.min_change - abs_change) / se, dof) / 2;
-    if (abs_change < m_options.min_change / 2 && p_as_large < k_miss_rate)
-        t.relation = Relation::same; // below interest, significant or not
-    else if (abs_change < m_options.min_change / 2)
-        t.relation = Relation::unknown;
-    else if (t.p_value < alpha)
-        t.relation = Relation::differ;
-    else
-        t.relation = Relation::unknown; // a change of interest that the repeats cannot confirm yet
+    // A change of interest: different, or one that the repeats cannot confirm yet.
+    t.relation = t.p_value < alpha ? Relation::differ : Relation::unknown;
     return t;
 }
 
@@ -328,6 +331,8 @@ SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
         static_cast<std::size_t>(std::min(2 * m_options.repeats, m_options.max_repeats));
     if (seg.relation == Relation::differ && (left.size() < need || right.size() < need))
         seg.relation = Relation::unknown;
+    if (seg.relation == Relation::differ && (lone_point_unproven(a) || lone_point_unproven(b)))
+        seg.relation = Relation::unknown;
     if (seg.relation == Relation::same)
         seg.relation = Relation::unknown; // the pair differs but the levels do not: undecided
     return seg;
@@ -349,8 +354,8 @@ struct SweepPlan::Round {
     std::vector<SweepRequest> out;
     long budget = -1;              // runs left this round; -1 = unlimited
     std::size_t workers = 1;       // requests at most
-    std::set<std::size_t> planned; // untested points planned this round
-    std::set<std::size_t> touched; // any point planned this round
+    std::set<std::size_t> planned; // untested points planned this round (or in flight)
+    std::set<std::size_t> touched; // any point planned this round (or in flight)
     // Coverage picks next to a broken date (pos, pick): the window may need another pick.
     std::vector<std::pair<std::size_t, std::size_t>> fragile;
     std::vector<std::pair<std::size_t, std::size_t>> narrowing; // changed intervals split now
@@ -381,6 +386,16 @@ struct SweepPlan::Round {
             planned.insert(i);
         if (budget > 0)
             budget -= repeats;
+    }
+    // Requests handed out earlier and not observed yet: never again, their runs off the budget.
+    void in_flight() {
+        for (const auto& q : hints.in_flight) {
+            touched.insert(q.index);
+            if (state(q.index) == StateStatus::untested)
+                planned.insert(q.index);
+            if (budget > 0)
+                budget = std::max(0L, budget - q.repeats);
+        }
     }
     void resume_short();
     void ends();
@@ -459,18 +474,7 @@ bool SweepPlan::Round::refine_pair(std::size_t a, std::size_t b) {
     const auto& vb = plan.m_points[b].values;
     const std::size_t na = va.size(), nb = vb.size();
     if (t.relation == Relation::unknown && (na < cap || nb < cap)) {
-        // Double the smaller sample; on a tie the noisier one (more likely the culprit).
-        auto noise = [](const std::vector<double>& v) {
-            const double m = mean_of(v);
-            return m == 0 ? 0 : var_of(v, m) / (m * m);
-        };
-        bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
-        // A point whose runs cost no build goes first while it is not twice the other.
-        if (hints.cheap == a && na < cap && na <= 2 * nb)
-            pick_a = true;
-        else if (hints.cheap == b && nb < cap && nb <= 2 * na)
-            pick_a = false;
-        const std::size_t i = pick_a ? (na < cap ? a : b) : (nb < cap ? b : a);
+        const std::size_t i = plan.more_of_pair(a, b, hints);
         const std::size_t have = plan.m_points[i].values.size(); // double it, up to the cap
         if (have < cap)
             add(i, static_cast<int>(std::min(have, cap - have)));
@@ -523,41 +527,41 @@ void SweepPlan::Round::speculate() {
                     break;
                 }
     }
+    auto open = [&](std::size_t c) { return untested(c); };
     while (!full() && !narrowing.empty()) {
-        std::size_t lo = 0, len = 0; // the longest stretch [lo, lo + len)
-        for (const auto& [a, b] : narrowing)
-            for (std::size_t c = a + 1; c < b;) {
-                if (!untested(c)) {
-                    ++c;
-                    continue;
-                }
-                std::size_t e = c;
-                while (e < b && untested(e))
-                    ++e;
-                if (e - c > len) {
-                    lo = c;
-                    len = e - c;
-                }
-                c = e;
-            }
-        if (len == 0)
+        Stretch longest; // over every interval being narrowed
+        for (const auto& [a, b] : narrowing) {
+            const Stretch st = plan.longest_stretch(a, b, open);
+            if (st.len > longest.len)
+                longest = st;
+        }
+        if (longest.len == 0)
             break;
-        add((lo - 1 + lo + len) / 2, base()); // the middle between the stretch's two neighbours
+        add(longest.middle(), base());
     }
 }
 
-std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const {
+std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints,
+                                               std::size_t limit) const {
     if (budget_exhausted())
         return {};
     Round r(*this, hints);
     r.budget = m_options.max_runs > 0 ? m_options.max_runs - m_runs : -1;
-    r.workers = static_cast<std::size_t>(m_options.workers);
+    r.workers = limit > 0 ? limit : static_cast<std::size_t>(m_options.workers);
+    r.in_flight();
+    if (r.budget == 0)
+        return {};
+    // F. The focus (the change detect reported) before anything else: its next point, then
+    //    splits of its interval for idle workers.
+    for (const auto& q : focus_requests(r.touched))
+        r.add(q.index, q.repeats);
     r.resume_short();
     // With several workers the refinement of short intervals goes before the coverage too:
     // narrowing a change takes several rounds one after the other, the coverage does not, so the
     // narrowing is the critical path. (Only intervals the coverage will not split: a longer one
     // is compared once it is covered.)
-    const bool narrow_first = r.workers > 1 && m_options.strategy == SweepStrategy::adaptive;
+    const bool narrow_first =
+        m_options.workers > 1 && m_options.strategy == SweepStrategy::adaptive;
     const auto span = static_cast<std::size_t>(m_options.min_span);
     if (narrow_first)
         r.refine(0, span);
@@ -571,9 +575,70 @@ std::vector<SweepRequest> SweepPlan::proposals(const ProposalHints& hints) const
             r.coverage();
     }
     r.refine(narrow_first ? span : 0, r.n());
+    // Without a round barrier, a changed interval split by a point still in flight is narrowed
+    // by the idle workers too (its split was handed out by an earlier call).
+    for (const auto& iv : split_in_flight(hints.in_flight))
+        r.narrowing.push_back(iv);
     if (m_options.speculate)
         r.speculate();
     return std::move(r.out);
+}
+
+SweepPlan::Stretch SweepPlan::longest_stretch(std::size_t a, std::size_t b,
+                                              const std::function<bool(std::size_t)>& open) const {
+    Stretch out;
+    for (std::size_t c = a + 1; c < b;) {
+        if (!open(c)) {
+            ++c;
+            continue;
+        }
+        std::size_t e = c;
+        while (e < b && open(e))
+            ++e;
+        if (e - c > out.len)
+            out = {c, e - c};
+        c = e;
+    }
+    return out;
+}
+
+// Which side of an undecided pair gets more runs: the smaller sample; on a tie the noisier one
+// (more likely the culprit); a level of one point that has not shown itself with enough runs;
+// a point whose runs cost no build first while it is not twice the other. A side at the cap
+// leaves the other.
+std::size_t SweepPlan::more_of_pair(std::size_t a, std::size_t b,
+                                    const ProposalHints& hints) const {
+    const auto cap = static_cast<std::size_t>(m_options.max_repeats);
+    const auto& va = m_points[a].values;
+    const auto& vb = m_points[b].values;
+    const std::size_t na = va.size(), nb = vb.size();
+    auto noise = [](const std::vector<double>& v) {
+        const double m = mean_of(v);
+        return m == 0 ? 0 : var_of(v, m) / (m * m);
+    };
+    bool pick_a = na != nb ? na < nb : noise(va) >= noise(vb);
+    if (na == 1 && nb == 1) {
+        // One run each shows no spread: a side whose other pair is undecided too goes first,
+        // its runs serve both pairs.
+        auto undecided_with = [&](std::size_t i, bool left) {
+            for (std::size_t j = i; left ? j > 0 : j + 1 < m_points.size();) {
+                j = left ? j - 1 : j + 1;
+                if (m_points[j].state == StateStatus::unknown)
+                    return (left ? compare(j, i) : compare(i, j)).relation == Relation::unknown;
+            }
+            return false;
+        };
+        const bool shared_a = undecided_with(a, true), shared_b = undecided_with(b, false);
+        if (shared_a != shared_b)
+            pick_a = shared_a;
+    }
+    if (lone_point_unproven(a) != lone_point_unproven(b))
+        pick_a = lone_point_unproven(a); // a level of one point needs its own runs
+    if (hints.cheap == a && na < cap && na <= 2 * nb)
+        pick_a = true;
+    else if (hints.cheap == b && nb < cap && nb <= 2 * na)
+        pick_a = false;
+    return pick_a ? (na < cap ? a : b) : (nb < cap ? b : a);
 }
 
 // Boundaries of failure rates: binary segmentation of the ok points' runs. A segment splits at

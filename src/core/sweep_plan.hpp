@@ -9,9 +9,12 @@
 #include "core/model.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace perfsweep::core {
@@ -41,12 +44,21 @@ enum class ComparisonKind {
     pass_fail, ///< failure indicators (1 failed run, 0 passed run): Fisher's exact test on counts
 };
 
+/// The change detect reported (investigate): narrowed before anything else, so the next stage
+/// can start while the coverage of the rest of the range goes on.
+struct SweepFocus {
+    std::size_t good = 0; ///< a point at the level before the drop (detect's last good)
+    std::size_t bad = 0;  ///< a later point at the level after it (detect's first bad)
+};
+
 /// Tuning of the planner; defaults match `perfsweep daily`.
 struct SweepOptions {
     SweepStrategy strategy = SweepStrategy::adaptive;
     int repeats = 1;      ///< values asked for a point's first measurement
     int max_repeats = 12; ///< cap on values per point (undecided points double up to it)
-    int min_span = 7; ///< shortest excursion: a level lasting >= min_span points is always sampled
+    /// Shortest excursion: a level lasting >= min_span points is always sampled. 3 days: the
+    /// seed's 3-day level between its 6-day dip and the next step (docs/daily.md, the cost).
+    int min_span = 3;
     double min_change = 0.02; ///< smallest relative change that must be found (e.g. 0.02 = 2 %)
     double alpha = 0.01;      ///< significance level of the two-sample test
     int workers = 1;          ///< points proposed per round (parallel GPUs)
@@ -58,6 +70,9 @@ struct SweepOptions {
     /// values or pass_fail (exit-code mode; forces lower_is_better: a rising failure rate is
     /// the regression, and levels and relative_change are failure rates and their difference).
     ComparisonKind comparison = ComparisonKind::values;
+    /// Narrow this change first (a bisection over the two known levels, same pair tests), then
+    /// the usual coverage; none: the usual order.
+    std::optional<SweepFocus> focus;
 };
 
 /// One candidate point and its observations.
@@ -86,6 +101,10 @@ struct ProposalHints {
     /// A point whose extra runs cost no build (the source state whose build is current): an
     /// undecided pair repeats it first.
     std::optional<std::size_t> cheap;
+    /// Requests handed out and not observed yet (workers without a round barrier): never
+    /// proposed again; an untested one counts as sampled for the coverage and is not compared
+    /// until its result comes; their runs count against the budget.
+    std::vector<SweepRequest> in_flight;
 };
 
 /// A change of level between two measured points with no untested available point between them
@@ -125,6 +144,17 @@ public:
     std::vector<SweepRequest> next() const;
     /// Like next(), weighing the costs in `hints`.
     std::vector<SweepRequest> next(const ProposalHints& hints) const;
+    /// The one next useful request for a worker that just became free while `hints.in_flight`
+    /// are measured (no round barrier): never a point in flight, never one whose result cannot
+    /// change the result; none while nothing is useful until a point in flight reports.
+    std::optional<SweepRequest> next_one(const ProposalHints& hints) const;
+    /// The focus boundary (options.focus) once it is decided: narrowed to adjacent available
+    /// points and confirmed like any boundary; none before, or when the focus did not hold
+    /// (its good end measured at the bad level: the sweep then goes on in the usual order).
+    std::optional<Boundary> focus_boundary() const;
+    /// The boundaries decided so far (narrowed, kind known), in order: a loop can print each
+    /// as soon as it appears.
+    std::vector<Boundary> decided_boundaries() const;
     /// Record a measurement of point `index`: ok adds `values`; any other status marks it broken.
     /// `runs` is how many benchmark runs it cost (0 for reused history values).
     void observe(std::size_t index, Status status, const std::vector<double>& values,
@@ -161,7 +191,37 @@ private:
     std::vector<Boundary> pass_fail_boundaries(const std::vector<std::size_t>& ok) const;
     std::vector<std::size_t> ok_points() const;
     struct Round;
-    std::vector<SweepRequest> proposals(const ProposalHints& hints = {}) const;
+    std::vector<SweepRequest> proposals(const ProposalHints& hints = {},
+                                        std::size_t limit = 0) const;
+    /// Where the focus stands: the interval (lo, hi) being narrowed and what it needs next.
+    struct FocusState {
+        bool active = false;  ///< a focus is set, holds and is not decided yet
+        bool decided = false; ///< (lo, hi) is its decided boundary
+        std::size_t lo = 0, hi = 0;
+        std::optional<std::size_t> more; ///< a point whose repeats the focus needs first
+    };
+    FocusState focus_state() const;
+    /// The focus's requests in order (its next point, then splits for idle workers), avoiding
+    /// `touched` (points already handed out).
+    std::vector<SweepRequest> focus_requests(const std::set<std::size_t>& touched) const;
+    /// The side of an undecided pair that gets more runs.
+    std::size_t more_of_pair(std::size_t a, std::size_t b, const ProposalHints& hints) const;
+    /// A level of one point (its nearest ok points on both sides differ from it) with fewer
+    /// than twice the values a level needs: a single very noisy nightly looks the same (values
+    /// comparison only).
+    bool lone_point_unproven(std::size_t i) const;
+    /// A run of consecutive candidates [lo, lo + len).
+    struct Stretch {
+        std::size_t lo = 0, len = 0;
+        /// The middle between the stretch's two neighbours.
+        std::size_t middle() const { return (lo - 1 + lo + len) / 2; }
+    };
+    /// The longest run of points inside (a, b) for which `open` holds (the first on a tie).
+    Stretch longest_stretch(std::size_t a, std::size_t b,
+                            const std::function<bool(std::size_t)>& open) const;
+    /// Consecutive ok points that differ with an untested point of `in_flight` between them.
+    std::vector<std::pair<std::size_t, std::size_t>>
+    split_in_flight(const std::vector<SweepRequest>& in_flight) const;
     double pooled_dof() const;
 
     std::vector<SweepPoint> m_points;

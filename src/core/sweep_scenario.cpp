@@ -18,7 +18,37 @@ double unit(std::uint64_t x) { // (0, 1)
     return (static_cast<double>(x >> 11) + 0.5) / 9007199254740992.0;
 }
 
+// Measure `rq` of the scenario into `plan`: a missing image costs no run, a broken nightly one.
+void measure_request(const SweepScenario& s, SweepPlan& plan, const SweepRequest& rq,
+                     std::uint64_t seed) {
+    const int day = static_cast<int>(rq.index);
+    const bool missing = std::find(s.missing.begin(), s.missing.end(), day) != s.missing.end();
+    if (scenario_unavailable(s, day)) {
+        plan.observe(rq.index, missing ? Status::missing : Status::failed, {},
+                     missing ? "image not found" : "exit code 1", {}, missing ? 0 : 1);
+        return;
+    }
+    std::vector<double> v;
+    const int have = static_cast<int>(plan.point(rq.index).values.size());
+    for (int k = 0; k < rq.repeats; ++k)
+        v.push_back(scenario_value(s, day, seed, have + k));
+    plan.observe(rq.index, Status::ok, v, {}, {}, rq.repeats);
+}
+
 } // namespace
+
+SweepScenario seed_replay_scenario() {
+    SweepScenario s;
+    s.name = "seed_replay";
+    s.start = "2023-07-01";
+    s.days = 80;
+    s.base = 587.6;
+    s.noise = 0.001;
+    s.levels = {{13, 0.970388}, {19, 0.99983}, {22, 0.982471}, {56, 0.913376}};
+    s.broken = {55};
+    s.missing = {13, 14, 15};
+    return s;
+}
 
 double scenario_level(const SweepScenario& s, int day) {
     double level = 1.0;
@@ -59,12 +89,38 @@ namespace perfsweep::core {
 
 SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
                            long* wall) {
+    SimulationTrace trace;
+    auto r = simulate_sweep(s, options, seed, SimulatedHistory{}, &trace);
+    if (wall)
+        *wall += trace.wall;
+    return r;
+}
+
+SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
+                           const SimulatedHistory& history, SimulationTrace* trace) {
     std::vector<std::string> labels;
     for (int d = 0; d < s.days; ++d)
         labels.push_back("day" + std::to_string(d));
     SweepOptions o = options;
     o.direction = s.direction;
     SweepPlan plan(labels, o);
+    std::vector<std::vector<double>> context;
+    for (int d = -history.nights_before; d < 0; ++d)
+        context.push_back({scenario_value(s, d, seed, 0)});
+    if (!context.empty())
+        plan.set_noise_context(std::move(context));
+    for (int d : history.reused)
+        if (!scenario_unavailable(s, d))
+            plan.reuse(static_cast<std::size_t>(d), {scenario_value(s, d, seed, 0)});
+    SimulationTrace local;
+    SimulationTrace& t = trace ? *trace : local;
+    auto focus_check = [&] {
+        if (o.focus && t.runs_to_focus < 0 && plan.focus_boundary()) {
+            t.runs_to_focus = plan.result().runs;
+            t.wall_to_focus = t.wall;
+        }
+    };
+    focus_check();
     for (int round = 0; round < 100000; ++round) {
         const auto reqs = plan.next();
         if (reqs.empty())
@@ -72,24 +128,66 @@ SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, 
         int longest = 0;
         for (const auto& rq : reqs)
             longest = std::max(longest, rq.repeats);
-        if (wall)
-            *wall += longest;
-        for (const auto& rq : reqs) {
-            const int day = static_cast<int>(rq.index);
-            const bool missing =
-                std::find(s.missing.begin(), s.missing.end(), day) != s.missing.end();
-            if (scenario_unavailable(s, day)) {
-                plan.observe(rq.index, missing ? Status::missing : Status::failed, {},
-                             missing ? "image not found" : "exit code 1", {}, missing ? 0 : 1);
-                continue;
+        t.wall += longest;
+        for (const auto& rq : reqs)
+            measure_request(s, plan, rq, seed);
+        focus_check();
+    }
+    return plan.result(plan.budget_exhausted() ? "run budget spent" : "");
+}
+
+double scenario_run_seconds(const SweepScenario& s, int day) {
+    if (std::find(s.missing.begin(), s.missing.end(), day) != s.missing.end())
+        return 0;
+    return scenario_unavailable(s, day) ? 0.2 : 1.0 + day % 2;
+}
+
+SweepResult simulate_timed_sweep(const SweepScenario& s, const SweepOptions& options,
+                                 std::uint64_t seed, bool stream, double* seconds) {
+    std::vector<std::string> labels;
+    for (int d = 0; d < s.days; ++d)
+        labels.push_back("day" + std::to_string(d));
+    SweepOptions o = options;
+    o.direction = s.direction;
+    SweepPlan plan(labels, o);
+    double now = 0;
+    auto length = [&](const SweepRequest& rq) {
+        return scenario_run_seconds(s, static_cast<int>(rq.index)) * rq.repeats;
+    };
+    if (!stream) {
+        for (auto reqs = plan.next(); !reqs.empty(); reqs = plan.next()) {
+            double longest = 0;
+            for (const auto& rq : reqs)
+                longest = std::max(longest, length(rq));
+            now += longest;
+            for (const auto& rq : reqs)
+                measure_request(s, plan, rq, seed);
+        }
+    } else {
+        std::vector<std::pair<double, SweepRequest>> busy; // (ends, request)
+        for (;;) {
+            while (busy.size() < static_cast<std::size_t>(o.workers)) {
+                ProposalHints h;
+                for (const auto& b : busy)
+                    h.in_flight.push_back(b.second);
+                const auto q = plan.next_one(h);
+                if (!q)
+                    break;
+                busy.emplace_back(now + length(*q), *q);
             }
-            std::vector<double> v;
-            const int have = static_cast<int>(plan.point(rq.index).values.size());
-            for (int k = 0; k < rq.repeats; ++k)
-                v.push_back(scenario_value(s, day, seed, have + k));
-            plan.observe(rq.index, Status::ok, v, {}, {}, rq.repeats);
+            if (busy.empty())
+                break;
+            const auto first =
+                std::min_element(busy.begin(), busy.end(),
+                                 [](const auto& a, const auto& b) { return a.first < b.first; });
+            now = first->first;
+            const SweepRequest rq = first->second;
+            busy.erase(first);
+            measure_request(s, plan, rq, seed);
         }
     }
+    if (seconds)
+        *seconds = now;
     return plan.result(plan.budget_exhausted() ? "run budget spent" : "");
 }
 

@@ -27,6 +27,13 @@ struct SweepScenario {
     Direction direction = Direction::higher_is_better; ///< of the metric
 };
 
+/// The seed's own nightlies, 2023-07-01..09-18 (jax docs/investigating_a_regression.md, issue
+/// 27): 587.6 MLUPS, a 6-day dip to 570.2 whose first 3 nightlies have no image, 587.5 for 3
+/// days, 577.3 from 07-23, 08-25 broken, 536.7 from 08-26; 0.1 % noise per run (one H200
+/// night's spread of 5 runs: 0.05-0.10 %, bench/data/h200-mlups-first-week.csv).
+/// examples/scenarios/seed_replay.json is the same range for simbench.py.
+SweepScenario seed_replay_scenario();
+
 /// Relative level of `day` (1.0 before the first step).
 double scenario_level(const SweepScenario& s, int day);
 /// True when `day` is broken or missing.
@@ -42,6 +49,34 @@ double scenario_value(const SweepScenario& s, int day, std::uint64_t seed, int r
 /// its point with the most repeats; the points of a round run in parallel).
 SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
                            long* wall = nullptr);
+
+/// What `investigate` hands its daily sweep besides the range, simulated: the history's nights.
+struct SimulatedHistory {
+    int nights_before = 0;   ///< nights recorded before day 0, one run each: the noise context
+    std::vector<int> reused; ///< candidate days the history holds (one run each, no new run)
+};
+
+/// What a simulated sweep spent on the way.
+struct SimulationTrace {
+    long wall = 0;           ///< wall time in runs (rounds, as above)
+    long runs_to_focus = -1; ///< runs spent when options.focus was first decided; -1: never
+    long wall_to_focus = -1; ///< wall time (in runs) then
+};
+
+/// simulate_sweep with the history's evidence and a trace of the spending.
+SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
+                           const SimulatedHistory& history, SimulationTrace* trace);
+
+/// Seconds one run of `day` takes in issue 27's uneven timing: 1 s on even days, 2 s on odd
+/// ones, 0.2 s on a broken nightly (it fails fast), 0 for a missing image.
+double scenario_run_seconds(const SweepScenario& s, int day);
+
+/// A sweep of `s` with options.workers GPUs on a simulated clock (scenario_run_seconds, a
+/// request's repeats one after the other on its GPU): `stream` hands a free GPU the next useful
+/// request at once (SweepPlan::next_one), else rounds (next(); a round lasts as long as its
+/// slowest request). `*seconds`: the wall time.
+SweepResult simulate_timed_sweep(const SweepScenario& s, const SweepOptions& options,
+                                 std::uint64_t seed, bool stream, double* seconds);
 
 /// Benchmark runs a bisection over pass/fail needs to find one boundary of `s` (the peer's method:
 /// NVIDIA JAX-Toolbox's container search with a known passing first day): one run per probed day,

@@ -1,10 +1,17 @@
 #pragma once
 // Port: plain file access used by the application layer.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace perfsweep::ports {
+
+/// An exclusive hold on a directory (Files::lock_dir), released when destroyed.
+class DirLock {
+public:
+    virtual ~DirLock() = default;
+};
 
 /// File operations; errors are thrown as perfsweep::Error naming the path.
 class Files {
@@ -24,6 +31,12 @@ public:
     /// `path` itself when it is a file; when a directory, every *.json / *.jsonl file under it
     /// (recursively, sorted): the inputs of `merge`. Throws a usage error when it does not exist.
     virtual std::vector<std::string> result_files(const std::string& path) = 0;
+    /// Hold `dir` (created if missing) for this process alone until the returned object is
+    /// destroyed: a lock of the directory that another perfsweep cannot take meanwhile (never
+    /// waits).
+    /// Throws an infrastructure error naming `what` (e.g. "--state DIR") and the holder (pid,
+    /// since when) when another process holds it. Holding it twice in one process is allowed.
+    virtual std::unique_ptr<DirLock> lock_dir(const std::string& dir, const std::string& what) = 0;
 };
 
 } // namespace perfsweep::ports

@@ -3,7 +3,9 @@
 
 #include "core/model.hpp"
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,19 @@ public:
     run_points(const std::vector<PointRequest>& requests) = 0;
     /// How many points can run at once (the GPU pool size, 1 without a pool).
     virtual int workers() const = 0;
+    /// Measure a stream of points without a round barrier: whenever a worker is free, `next` is
+    /// asked for its point (none: nothing to start until a point in flight reports), and `done`
+    /// gets each point's measurements as soon as it finishes (as run_points returns them). The
+    /// two are never called at the same time. Returns when `next` gives none with no point in
+    /// flight; an exception of either callback stops the stream and is rethrown. This default
+    /// measures one point at a time.
+    virtual void
+    run_stream(const std::function<std::optional<PointRequest>()>& next,
+               const std::function<void(const PointRequest& request,
+                                        std::vector<core::Measurement> result)>& done) {
+        while (const auto q = next())
+            done(*q, run_points({*q}));
+    }
     /// The fingerprint its measurements will carry (`runner`: gpu, driver, ...), known before
     /// any run so that history points of this machine are reused before the first round; empty
     /// when only a measurement tells.

@@ -5,7 +5,9 @@
 #include "core/exit_code.hpp"
 #include "core/narrow.hpp"
 #include "core/range_verdict.hpp"
+#include "core/series_view.hpp"
 #include "core/stats.hpp"
+#include "report/dashboard_html.hpp"
 #include "report/log_excerpt.hpp"
 #include "report/series_table.hpp"
 #include "util/error.hpp"
@@ -778,6 +780,27 @@ std::string budget_section(const View& v) {
     return "### Budget used\n\n" + util::join(parts, " · ") + "\n\n";
 }
 
+/// A link to the investigation's series on the dashboard, and its chart as an image (GitHub
+/// renders an SVG file linked as an image, never SVG inline).
+std::string dashboard_section(const View& v, const MarkdownOptions& opt, const Limits& lim) {
+    if (!v.inv || opt.dashboard_url.empty())
+        return "";
+    std::string base = opt.dashboard_url;
+    while (!base.empty() && base.back() == '/')
+        base.pop_back();
+    const core::SeriesKey key = core::investigation_series(*v.inv);
+    const std::string page = safe_url(base + "/" + series_page(key));
+    if (page.empty())
+        return "";
+    std::string out =
+        "**Dashboard:** [" + escape_markdown(core::to_string(key)) + "](" + page + ")\n\n";
+    const bool charted = v.inv->verdict == core::Verdict::regression || !v.inv->regressions.empty();
+    if (lim.charts && charted)
+        out += "[![chart of " + escape_markdown(core::to_string(key)) + "](" +
+               safe_url(base + "/" + series_image(key)) + ")](" + page + ")\n\n";
+    return out;
+}
+
 std::string render(const View& v, const MarkdownOptions& opt, const Limits& lim) {
     std::string out = marker_for_key(opt.key) + "\n";
     const std::string measured = v.failure_rates ? "exit status" : v.metric;
@@ -787,6 +810,7 @@ std::string render(const View& v, const MarkdownOptions& opt, const Limits& lim)
     out += "**" + sentence(v) + "**\n\n";
     if (v.inv) // several series: every one, with the narrowed ones' windows and culprits
         out += render_investigation_series(*v.inv);
+    out += dashboard_section(v, opt, lim);
     if (v.findings.size() > 1) {
         out += "### Regressions\n\n";
         for (const auto& f : v.findings)

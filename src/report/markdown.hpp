@@ -17,6 +17,9 @@ struct MarkdownOptions {
     std::string key = "default";             ///< sticky-comment key, written as a hidden marker
     std::size_t max_chars = k_comment_limit; ///< the body never exceeds this (bytes)
     std::size_t fold_rows = 10;              ///< tables longer than this fold into <details>
+    /// Where the dashboard is served (http(s)): an investigation's report links its series' page
+    /// there and shows its chart image (series/NAME.html, .svg). None when empty.
+    std::string dashboard_url;
 };
 
 /// The hidden marker for `key`: "<!-- perfsweep:KEY -->". Throws a usage error unless `key` is

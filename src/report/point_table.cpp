@@ -38,8 +38,10 @@ std::string render_points(const std::vector<core::Measurement>& points) {
     }
     for (const auto& m : points) {
         std::string values, centre = "-";
-        for (double v : m.values)
-            values += (values.empty() ? "" : " ") + number(v);
+        for (std::size_t i = 0; i < m.values.size() && i < 8; ++i) // a table cell, not the record
+            values += (values.empty() ? "" : " ") + number(m.values[i]);
+        if (m.values.size() > 8)
+            values += " ... (" + std::to_string(m.values.size()) + " values)";
         if (!m.values.empty()) {
             const auto s = core::summarize(m.values);
             centre = number(s.median) + " ± " + number(s.stddev, 3);

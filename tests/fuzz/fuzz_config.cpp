@@ -29,6 +29,9 @@ struct NoFiles final : ports::Files {
     void make_dirs(const std::string&) override { unused(); }
     void point_link(const std::string&, const std::string&) override { unused(); }
     std::vector<std::string> result_files(const std::string&) override { unused(); }
+    std::unique_ptr<ports::DirLock> lock_dir(const std::string&, const std::string&) override {
+        unused();
+    }
 };
 struct NoProgress final : ports::Progress {
     void line(std::string_view) override { unused(); }

@@ -141,6 +141,10 @@ TEST_CASE("perfsweep run rejects bad flags naming them", "[cli][run]") {
     const auto cmd = e.bench("echo 'MLUPS: 1'\n");
     auto check = [&](std::vector<std::string> args, const std::string& needle) {
         args.insert(args.begin(), "run");
+        // Some are refused once the run started (a placeholder): its log directory is made
+        // first, here in the test's directory (the default ./perfsweep-logs was left in the
+        // build tree).
+        args.insert(args.end(), {"--logs", e.dir.file("logs")});
         auto r = test::run_perfsweep(args);
         CHECK(r.exit_code == 2);
         CHECK_THAT(r.err, Catch::Contains(needle));

@@ -190,7 +190,7 @@ TEST_CASE("kept container: one container, exec build and tests, stop and rm at t
     const auto calls = fake.calls();
     REQUIRE(calls.size() == 10);
     CHECK(calls[2] == "docker|pull|--quiet|" + k_img);
-    CHECK(calls[4] == "docker|run|-d|--name|perfsweep-kept-NAME|--gpus|\\\"device=0,1\\\"|" +
+    CHECK(calls[4] == "docker|run|-d|--init|--name|perfsweep-kept-NAME|--gpus|\\\"device=0,1\\\"|" +
                           k_img + "|sleep|infinity");
     CHECK(calls[5].rfind("docker|exec|-e|CUDA_VISIBLE_DEVICES=0|-e|PERFSWEEP_COMMIT_XLA=abc|", 0) ==
           0);

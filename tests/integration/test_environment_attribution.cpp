@@ -172,7 +172,8 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
     // Probed once per image, not per repeat (2 repeats per date): 3 probes, 3 label reads.
     const auto calls = w.calls();
     std::size_t probes = 0, labels = 0;
-    for (std::size_t at = 0; (at = calls.find("perfsweep-env-probe", at)) != std::string::npos;
+    for (std::size_t at = 0; (at = calls.find("# perfsweep-env-probe: prints", at)) !=
+                             std::string::npos;
          ++at)
         ++probes;
     for (std::size_t at = 0; (at = calls.find(".Config.Labels", at)) != std::string::npos; ++at)

@@ -123,8 +123,9 @@ TEST_CASE("merge takes dates the matrix left out from the history", "[fanout][cl
     TempDir dir("ps-fanout");
     const auto scenario = write_scenario(dir);
     const auto hist = dir.file("history.jsonl");
-    // Earlier sweep: 08-10 and 08-14 measured, merged into the history.
-    for (const auto* d : {"2023-08-10", "2023-08-14"})
+    // Earlier sweep: 08-10, 08-12 and 08-14 measured (every 3 days at most: the coverage is
+    // complete), merged into the history.
+    for (const auto* d : {"2023-08-10", "2023-08-12", "2023-08-14"})
         run_point(dir, scenario, d);
     REQUIRE(run_perfsweep({"merge", "--history", hist, dir.file("points")}).exit_code == 0);
     // Now the matrix (plan --exclude-measured) runs only new dates, in a fresh directory.
@@ -141,15 +142,16 @@ TEST_CASE("merge takes dates the matrix left out from the history", "[fanout][cl
         args.push_back(run_point(second, scenario, d));
     const auto m = run_perfsweep(args);
     INFO(m.err);
-    // The boundary is found, but the changed interval still has a date to measure: the sweep is
-    // not finished, and merge exits 4 like daily does (it used to exit 0).
+    // The boundary is found, but the changed interval still has a date to measure and the
+    // 6 days after it one more for the 3-day coverage: the sweep is not finished, and merge
+    // exits 4 like daily does (it used to exit 0).
     REQUIRE(m.exit_code == 4);
-    CHECK(m.err.find("1 dates to measure next") != std::string::npos);
+    CHECK(m.err.find("2 dates to measure next") != std::string::npos);
     const auto d = parse_json_object(m.out);
     REQUIRE(d["boundaries"].Size() == 1);
     CHECK(std::string(d["boundaries"][0]["last_before"].GetString()) == "2023-08-14");
     CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-19");
-    CHECK(m.err.find("2 dates taken from it") != std::string::npos);
+    CHECK(m.err.find("3 dates taken from it") != std::string::npos);
 }
 
 TEST_CASE("merge rejects bad inputs naming the file and line", "[fanout][cli]") {

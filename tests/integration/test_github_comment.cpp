@@ -1,5 +1,8 @@
+#include "adapters/github/github_client.hpp"
 #include "support/fake_github.hpp"
+#include "support/fakes/memory.hpp"
 #include "support/temp_dir.hpp"
+#include "util/error.hpp"
 
 #include <catch2/catch.hpp>
 #include <rapidjson/document.h>
@@ -301,4 +304,72 @@ TEST_CASE("inside Actions: token masked once, outputs with a random delimiter",
     CHECK(o.find("number=2\n") != std::string::npos);
     CHECK(o.find("comment-url=https://github.example/acme/lbm/issues/2#issuecomment-") !=
           std::string::npos);
+}
+
+TEST_CASE("a PATCH answered 307 and a comment list answered 301 say where it moved, and change "
+          "nothing",
+          "[github][faults][redirects]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    REQUIRE(comment(gh, dir, {"--pr", "7"}).exit_code == 0);
+    // A renamed repository: GitHub answers a write with 307 to the new name.
+    gh.control("faults", R"([{"method":"PATCH","status":307,
+        "headers":{"location":"https://api.github.example/repos/acme/lbm-new/issues/comments/1"}}])");
+    write_file(dir.file("body.md"), "a new report\n");
+    auto r = comment(gh, dir, {"--pr", "7"});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 3);
+    CHECK(r.out.find("updated") == std::string::npos);
+    CHECK(r.err.find(
+              "307 moved to https://api.github.example/repos/acme/lbm-new/issues/comments/1") !=
+          std::string::npos);
+    CHECK(r.err.find("renamed or transferred") != std::string::npos);
+    CHECK(comments(gh, 7).at(0).second.find("a new report") == std::string::npos);
+    // A list answered 301: before, "expected a JSON array".
+    gh.control("faults", R"([{"method":"GET","path":"/comments$","status":301,
+        "headers":{"location":"https://api.github.example/repositories/42/issues/7/comments"}}])");
+    r = comment(gh, dir, {"--pr", "7"});
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("301 moved to https://api.github.example/repositories/42/issues/7/comments") !=
+          std::string::npos);
+    CHECK(r.err.find("expected a JSON array") == std::string::npos);
+}
+
+TEST_CASE("a 403 secondary rate limit without Retry-After waits a minute, then longer",
+          "[github][faults]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    gh.control("seed", R"({"repo":"acme/lbm","number":5,"comments":[]})");
+    gh.control("faults", R"([{"method":"GET","path":"/comments$","status":403,"times":2,
+        "message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}])");
+    perfsweep::fakes::ManualClock clock;
+    perfsweep::adapters::GitHubOptions opt;
+    opt.api_url = gh.url();
+    opt.token = "tok-user";
+    perfsweep::adapters::GitHubClient client(opt, clock);
+    CHECK(client.list_comments("acme/lbm", 5).empty()); // the third attempt is answered
+    CHECK(clock.sleeps == std::vector<double>{60, 120});
+}
+
+TEST_CASE("a reply that never ends is cut at the size cap, not read into memory",
+          "[github][faults]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    gh.control("faults", R"([{"method":"GET","path":"/comments$","endless":true}])");
+    perfsweep::fakes::ManualClock clock;
+    perfsweep::adapters::GitHubOptions opt;
+    opt.api_url = gh.url();
+    opt.token = "tok-user";
+    opt.max_reply_bytes = 4u << 20;
+    perfsweep::adapters::GitHubClient client(opt, clock);
+    try {
+        client.list_comments("acme/lbm", 5);
+        FAIL("expected an error");
+    } catch (const perfsweep::Error& e) {
+        CHECK_THAT(std::string(e.what()),
+                   Catch::Contains("GET /repos/acme/lbm/issues/5/comments") &&
+                       Catch::Contains("larger than 4 MiB"));
+    }
+    CHECK(clock.sleeps.empty()); // not retried
 }

@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <map>
 #include <thread>
 
@@ -129,6 +132,91 @@ TEST_CASE("an append waits for the writer holding the lock", "[adapters][history
     auto load = store.load();
     REQUIRE(load.records.size() == 2);
     CHECK(load.records[1].label == "b");
+}
+
+TEST_CASE("an append cut short is invisible to readers and removed by the next append",
+          "[adapters][history]") {
+    // What a SIGKILL or a power loss in the middle of an append leaves: the marker with the size
+    // before it, and part of the batch at the end of the file.
+    test::TempDir dir;
+    const auto path = dir.file("h.jsonl");
+    adapters::JsonlHistoryStore store(path);
+    store.append({point("a", 1), point("b", 2)});
+    const std::string committed = test::read_file(path);
+    test::write_file(path + ".perfsweep-pending",
+                     "perfsweep-pending " + std::to_string(committed.size()) + " 400 0\n");
+    test::write_file(
+        path, committed + "{\"benchmark\":\"b\",\"metric\":\"MLUPS\",\"unit\":\"\","
+                          "\"direction\":\"higher\",\"values\":[3.0],\"label\":\"c\"}\n{\"ben");
+    CHECK(adapters::read_history_text(path) == committed);
+    auto load = store.load();
+    REQUIRE(load.records.size() == 2); // the whole first line of the cut batch is not read either
+    CHECK(load.warnings.empty());
+    store.append({point("d", 4)});
+    const std::string after = test::read_file(path);
+    CHECK(after.rfind(committed, 0) == 0);
+    CHECK(after.find("\"label\":\"c\"") == std::string::npos);
+    CHECK(after.find("\"label\":\"d\"") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(path + ".perfsweep-pending"));
+    CHECK(store.load().records.size() == 3);
+}
+
+TEST_CASE("a batch that reached the disk whole counts even if its marker is still there",
+          "[adapters][history]") {
+    // A crash after the fsync and before the marker was removed: the checksum says it is whole.
+    test::TempDir dir;
+    const auto path = dir.file("h.jsonl");
+    adapters::JsonlHistoryStore store(path);
+    store.append({point("a", 1)});
+    const std::string before = test::read_file(path);
+    store.append({point("b", 2)});
+    const std::string batch = test::read_file(path).substr(before.size());
+    std::uint64_t h = 1469598103934665603ULL; // FNV-1a, as the store computes it
+    for (unsigned char c : batch) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    char marker[128];
+    std::snprintf(marker, sizeof marker, "perfsweep-pending %zu %zu %llx\n", before.size(),
+                  batch.size(), static_cast<unsigned long long>(h));
+    test::write_file(path + ".perfsweep-pending", marker);
+    CHECK(store.load().records.size() == 2);
+    store.append({point("c", 3)});
+    CHECK(store.load().records.size() == 3);
+}
+
+TEST_CASE("a load of one series decodes only its lines; a scan visits every record",
+          "[adapters][history]") {
+    test::TempDir dir;
+    const auto path = dir.file("h.jsonl");
+    adapters::JsonlHistoryStore store(path);
+    std::vector<core::Measurement> batch;
+    for (int i = 0; i < 30; ++i) {
+        auto m = point("n" + std::to_string(i), i);
+        m.benchmark = i % 3 == 0 ? "lbm" : (i % 3 == 1 ? "lbm-2d" : "other");
+        m.metric = i % 2 == 0 ? "MLUPS" : "step_time";
+        m.runner = {{"gpu", i % 5 == 0 ? "NVIDIA H100 80GB HBM3" : "NVIDIA H200"}};
+        batch.push_back(m);
+    }
+    store.append(batch);
+    auto lbm = store.load_matching({"lbm", "MLUPS", ""});
+    REQUIRE(lbm.records.size() == 5); // i = 0, 6, 12, 18, 24
+    for (const auto& m : lbm.records)
+        CHECK((m.benchmark == "lbm" && m.metric == "MLUPS"));
+    CHECK(store.load_matching({"lbm", "MLUPS", "H100 80GB HBM3"}).records.size() == 1); // i = 0
+    CHECK(store.load_matching({"nope", "", ""}).records.empty());
+    std::size_t visited = 0;
+    CHECK(store.scan([&](core::Measurement&&) { ++visited; }).empty());
+    CHECK(visited == 30);
+    // Another series' line that is not even an object is still an error naming file:line; a
+    // record of the series spelled with escapes is still found.
+    const std::string text = test::read_file(path);
+    test::write_file(path, text +
+                               "{\"benchmark\":\"\\u006cbm\",\"metric\":\"MLUPS\",\"values\":[9.0],"
+                               "\"label\":\"esc\",\"status\":\"ok\"}\n");
+    CHECK(store.load_matching({"lbm", "MLUPS", ""}).records.size() == 6);
+    test::write_file(path, text + "garbage\n" + text);
+    CHECK_THROWS_WITH(store.load_matching({"lbm", "MLUPS", ""}), Catch::Contains(path + ":31"));
 }
 
 TEST_CASE("github-action-benchmark data.js is imported", "[adapters][import]") {

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 
 using namespace perfsweep;
@@ -12,7 +13,10 @@ using namespace perfsweep;
 // real git world, real processes and files.
 TEST_CASE("demo: the real pipeline finds the compiler culprit offline", "[demo][investigate]") {
     test::TempDir dir;
-    const auto out_dir = dir.file("demo");
+    // ctest keeps the output in the build tree for the browser test of its dashboard.
+    const char* keep = std::getenv("PERFSWEEP_DEMO_DIR");
+    const std::string out_dir = keep && *keep ? keep : dir.file("demo");
+    std::filesystem::remove_all(out_dir);
     auto r = test::run_perfsweep({"demo", "--output-dir", out_dir});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
@@ -26,6 +30,10 @@ TEST_CASE("demo: the real pipeline finds the compiler culprit offline", "[demo][
     CHECK(report.find("<!-- perfsweep:demo -->") == 0);
     CHECK(report.find("xychart-beta") != std::string::npos);
     CHECK(std::filesystem::exists(out_dir + "/report/result.json"));
+    // The investigation is kept beside the history, and the history's dashboard drawn.
+    CHECK(r.out.find("dashboard: " + out_dir + "/dashboard/index.html") != std::string::npos);
+    CHECK(std::filesystem::is_directory(out_dir + "/investigations"));
+    CHECK(std::filesystem::exists(out_dir + "/dashboard/assets/dashboard.js"));
 }
 
 TEST_CASE("investigate reads its options from a TOML config section", "[investigate][config]") {

@@ -75,11 +75,75 @@ std::string culprit_of(const rapidjson::Document& d, std::string* repo = nullptr
 }
 
 /// A run of the search in the good nightly, asserting the culprit and how every build ran.
-void finds_culprit(const std::string& generation, const std::vector<std::string>& extra) {
-    test::JaxToolboxWorld w(generation);
-    auto args = hourly_args(w, w["GOOD_DATE"],
-                            {"--jax-toolbox", "auto", "--to-commit", "--state", w.file("state")});
-    args.insert(args.end(), extra.begin(), extra.end());
+/// The first `perfsweep hourly --jax-toolbox` example of docs/jax-toolbox.md as arguments for the
+/// world: its image, clones, window, benchmark and state directory replaced by the world's (its
+/// --mount dropped), every other flag as the docs give it.
+std::vector<std::string> docs_example(const test::JaxToolboxWorld& w) {
+    const auto doc = test::read_file(std::string(PERFSWEEP_SOURCE_DIR) + "/docs/jax-toolbox.md");
+    const auto at = doc.find("```sh\nperfsweep hourly --jax-toolbox");
+    REQUIRE(at != std::string::npos);
+    const auto block = doc.substr(at + 6, doc.find("```", at + 6) - at - 6);
+    std::vector<std::string> words;
+    std::string word;
+    bool quoted = false, in_word = false;
+    for (std::size_t i = 0; i < block.size(); ++i) {
+        const char c = block[i];
+        if (c == '\'') {
+            quoted = !quoted;
+            in_word = true;
+        } else if (!quoted && c == '\\' && i + 1 < block.size() && block[i + 1] == '\n') {
+            ++i;
+        } else if (!quoted && (c == ' ' || c == '\n')) {
+            if (in_word)
+                words.push_back(word);
+            word.clear();
+            in_word = false;
+        } else {
+            word += c;
+            in_word = true;
+        }
+    }
+    if (in_word)
+        words.push_back(word);
+    REQUIRE(words.size() > 2);
+    std::vector<std::string> out;
+    for (std::size_t i = 2; i < words.size(); ++i) { // after "perfsweep hourly"
+        const auto& flag = words[i];
+        const bool valued = i + 1 < words.size() && words[i + 1].rfind("--", 0) != 0;
+        const std::string value = valued ? words[i + 1] : "";
+        std::string mine;
+        if (flag == "--image")
+            mine = w.image(w["GOOD_DATE"]);
+        else if (flag == "--repo")
+            mine = value.substr(0, value.find('=') + 1) + w.clone(value.substr(0, value.find('=')));
+        else if (flag == "--from")
+            mine = w["GOOD_TIME"];
+        else if (flag == "--to")
+            mine = w["BAD_TIME"];
+        else if (flag == "--test")
+            mine = "standin-bench";
+        else if (flag == "--state")
+            mine = w.file("state");
+        if (flag == "--mount") {
+            ++i;
+            continue;
+        }
+        out.push_back(flag);
+        if (valued) {
+            out.push_back(mine.empty() ? value : mine);
+            ++i;
+        }
+    }
+    return out;
+}
+
+/// A run of the search in the good nightly (`args` after "hourly"), asserting the culprit and how
+/// every build ran.
+void finds_culprit(const test::JaxToolboxWorld& w, const std::string& generation,
+                   std::vector<std::string> args) {
+    args.insert(args.begin(), "hourly");
+    for (const auto& a : {"--repeats", "2", "--logs", "LOGS", "--json"})
+        args.push_back(a == std::string("LOGS") ? w.file("logs") : a);
     const auto r = test::run_perfsweep(args);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
@@ -93,12 +157,17 @@ void finds_culprit(const std::string& generation, const std::vector<std::string>
     // measured the tree of its state (the installed build, not the image's nightly).
     const auto builds = logs_named(w.file("logs"), "build.log");
     REQUIRE(builds.size() >= 3);
+    // Both generations' scripts take the cache and the source paths (the 2023 one since
+    // 2023-04/05); the cache is mounted out of the way of clean().
+    const std::string call = generation == "jax"
+                                 ? "build-jax.sh --bazel-cache /perfsweep/bazel-cache "
+                                   "--src-path-jax /opt/jax --src-path-xla /opt/xla"
+                                 : "build-jax.sh --bazel-cache /perfsweep/bazel-cache "
+                                   "--src-path-jax /opt/jax-source --src-path-xla /opt/xla-source";
     for (const auto& log : builds) {
         INFO(log);
-        if (generation == "jax")
-            CHECK_THAT(log, Catch::Contains("build-jax.sh --bazel-cache /perfsweep/bazel-cache "
-                                            "--src-path-jax /opt/jax --src-path-xla /opt/xla"));
-        else
+        CHECK_THAT(log, Catch::Contains(call));
+        if (generation == "nightly")
             CHECK_THAT(log, Catch::Contains("rm -f /opt/jax-source/dist/jax*.whl") &&
                                 Catch::Contains("Successfully installed"));
         CHECK_THAT(log, Catch::Contains("built: jax="));
@@ -109,42 +178,106 @@ void finds_culprit(const std::string& generation, const std::vector<std::string>
         std::smatch m;
         REQUIRE(std::regex_search(log, m, tree));
         measured.insert(m[1].str() + "," + m[2].str());
+        // {path:jax} / PERFSWEEP_PATH_JAX is the tree the benchmark sees, not the host clone.
+        CHECK_THAT(log, Catch::Contains("jax tree: " + std::string(generation == "jax"
+                                                                       ? "/opt/jax\n"
+                                                                       : "/opt/jax-source\n")));
     }
     CHECK(measured.count(w["GOOD_JAX"] + "," + w["GOOD_XLA"]) == 1);
     CHECK(measured.count(w["BAD_JAX"] + "," + w["BAD_XLA"]) == 1);
     CHECK(measured.size() <= builds.size()); // a state is rebuilt when the search returns to it
 
-    // One kept container for the whole search.
+    // One kept container for the whole search, with an init process as PID 1 (as
+    // jax-toolbox-triage starts it: bazel's server hangs on shutdown without one).
     int started = 0;
-    for (const auto& call : w.docker_calls())
-        started += call.size() > 2 && call[1] == "run" && call[2] == "-d";
+    for (const auto& c : w.docker_calls())
+        if (c.size() > 3 && c[1] == "run" && c[2] == "-d") {
+            ++started;
+            CHECK(c[3] == "--init");
+        }
     CHECK(started == 1);
-    // The bazel cache is the host directory (it survives the container): one entry per distinct
-    // tree built (jax images: --bazel-cache; 2023 images: bazel's output root mounted).
+    // The bazel cache is the host directory (it survives the container and clean()): one entry
+    // per distinct tree built.
     const auto cache = w.file("state/bazel-cache/standin");
     REQUIRE(fs::exists(cache));
     CHECK(static_cast<std::size_t>(std::distance(fs::directory_iterator(cache),
                                                  fs::directory_iterator())) == measured.size());
 }
 
+/// finds_culprit with the usual flags: the good nightly, --jax-toolbox auto, --to-commit, a state.
+void finds_culprit(const std::string& generation, const std::vector<std::string>& extra) {
+    test::JaxToolboxWorld w(generation);
+    std::vector<std::string> args = {"--repo",        "jax=" + w.clone("jax"),
+                                     "--repo",        "xla=" + w.clone("xla"),
+                                     "--from",        w["GOOD_TIME"],
+                                     "--to",          w["BAD_TIME"],
+                                     "--image",       w.image(w["GOOD_DATE"]),
+                                     "--test",        "standin-bench",
+                                     "--jax-toolbox", "auto",
+                                     "--to-commit",   "--state",
+                                     w.file("state")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    finds_culprit(w, generation, args);
+}
+
 } // namespace
 
-TEST_CASE("jax-toolbox: the culprit is found inside a jax- image with its own clones moved by SHA",
+TEST_CASE("jax-toolbox: the docs' hourly example finds the culprit inside a jax- image, on the GPU "
+          "it names",
           "[jax-toolbox][cli]") {
     SKIP_WITHOUT_IMAGES();
-    finds_culprit("jax", {});
+    test::JaxToolboxWorld w("jax");
+    auto args = docs_example(w);
+    // The example names its GPU: without one a plain `docker run` has none (CPU numbers).
+    CHECK(std::find(args.begin(), args.end(), "--gpus") != args.end());
+    // The stand-in nightlies carry build-jax.sh ed544116, which has -r/--release (2025-12).
+    args.push_back("--build-jax-arg=-r");
+    finds_culprit(w, "jax", args);
+    for (const auto& log : logs_named(w.file("logs"), "run-1.log"))
+        CHECK_THAT(log, Catch::Contains("gpus: 0\n"));
 }
 
 TEST_CASE("jax-toolbox: the culprit is found inside a 2023 nightly- image (/opt/*-source)",
           "[jax-toolbox][cli]") {
     SKIP_WITHOUT_IMAGES();
-    finds_culprit("nightly", {});
+    // --clean: every build ends in the script's clean(), `rm -rf ~/.cache/bazel`; the cache
+    // survives it (mounted elsewhere) and so does every build.
+    finds_culprit("nightly", {"--build-jax-arg=--clean"});
 }
 
 TEST_CASE("jax-toolbox: the culprit is found with the host clones mounted over /opt",
           "[jax-toolbox][cli]") {
     SKIP_WITHOUT_IMAGES();
     finds_culprit("jax", {"--jax-toolbox-sources", "mounted"});
+}
+
+TEST_CASE("jax-toolbox: daily over the stand-in nightlies reads their environment past the CUDA "
+          "banner and calls a source change a source change",
+          "[jax-toolbox][cli]") {
+    SKIP_WITHOUT_IMAGES();
+    test::JaxToolboxWorld w("jax");
+    // `docker run` of the nvidia/cuda-based nightlies prints the CUDA banner before the probe;
+    // the nightlies' own jax and jaxlib (X.devDATE) are built from the swept sources.
+    const auto r = test::run_perfsweep(
+        {"daily", "--from", w["GOOD_DATE"], "--to", w["BAD_DATE"], "--runtime", "docker", "--image",
+         w["IMAGE_TEMPLATE"], "--test", "standin-bench", "--repeats", "1", "--commits-probe",
+         "cat /opt/manifest.d/git-clone.yaml", "--logs", w.file("logs"), "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find("rejected") == std::string::npos);
+    const auto d = test::parse_json_object(r.out);
+    REQUIRE(d["boundaries"].Size() == 1);
+    const auto& a = d["boundaries"][0]["attribution"];
+    CHECK(std::string(a["cause"].GetString()) == "source");
+    CHECK_THAT(a["summary"].GetString(),
+               Catch::StartsWith("sources changed (jax, xla); the recorded environment is "
+                                 "identical"));
+    // The probe did read the nightly's environment (not the banner).
+    const auto probe = logs_named(w.file("logs"), "env-probe.log");
+    REQUIRE(!probe.empty());
+    CHECK_THAT(probe.front(), Catch::Contains("== CUDA ==") &&
+                                  Catch::Contains("jaxlib=0.5.4.dev" +
+                                                  util::replace_all(w["GOOD_DATE"], "-", "")));
 }
 
 TEST_CASE("jax-toolbox: the build forms perfsweep's docs once showed fail against the stand-in",
@@ -183,45 +316,124 @@ TEST_CASE("jax-toolbox: the build forms perfsweep's docs once showed fail agains
         hourly_args(w, w["GOOD_DATE"], {"--jax-toolbox", "auto", "--build", "build-jax.sh"}));
     CHECK(both.exit_code == 2);
     CHECK_THAT(both.err, Catch::Contains("drop --build"));
+    // --cpu-arch is still in the getopt list of today's script, but its case branch is gone
+    // (2026-01): the script answers UNKNOWN OPTION and exits 1, and perfsweep says so up front.
+    const auto arch = test::run_command(
+        {"docker", "run", "--rm", w.image(w["GOOD_DATE"]), "build-jax.sh", "--cpu-arch", "amd64"});
+    CHECK(arch.exit_code == 1);
+    CHECK_THAT(arch.out, Catch::Contains("UNKNOWN OPTION --cpu-arch"));
+    const auto no_arch = test::run_perfsweep(hourly_args(
+        w, w["GOOD_DATE"], {"--jax-toolbox", "auto", "--build-jax-arg=--cpu-arch=amd64"}));
+    CHECK(no_arch.exit_code == 2);
+    CHECK_THAT(no_arch.err, Catch::Contains("build-jax.sh ed544116") &&
+                                Catch::Contains("UNKNOWN OPTION --cpu-arch"));
 }
 
-TEST_CASE("jax-toolbox: perfsweep's getopt check agrees with getopt(1) on build-jax.sh's spec",
+namespace {
+
+/// The argument lists both getopt checks run.
+const std::vector<std::vector<std::string>> k_getopt_cases = {
+    {"--sm", "9.0"},
+    {"--sm=9.0"},
+    {"--sm"},
+    {"--src-path-jax", "/opt/jax", "--src-path-xla=/opt/xla"},
+    {"--src-path", "/x"},
+    {"--src-path-j", "/opt/jax"},
+    {"--xla-src", "/x"},
+    {"--bazel", "/c"},
+    {"--bazel-cache", "/c"},
+    {"--bazel-cache-n", "n"},
+    {"--clean=1"},
+    {"--clean"},
+    {"-h"},
+    {"-x"},
+    {"-r"},
+    {"-hr"},
+    {"-,"},
+    {"--release"},
+    {"--rel"},
+    {"--cpu-arch", "amd64"},
+    {"--debug", "--no-install", "--install"},
+    {"--jaxlib_only"},
+    {"--dry"},
+    {"--build-param", "--bazel_options=--jobs=2"},
+    {"--extra-targets", "a,b"},
+    {"--", "--whatever"},
+    {"--no"},
+    {"--no-c"},
+};
+
+/// One bash script that prints the exit status of `command "$@"` for every case, one a line (one
+/// process for all cases instead of one each). Arguments are single-quoted (none has a quote).
+std::string status_loop(const std::string& command) {
+    std::string script;
+    for (const auto& args : k_getopt_cases) {
+        script += command;
+        for (const auto& a : args)
+            script += " '" + a + "'";
+        script += " >/dev/null 2>&1; echo $?\n";
+    }
+    return script;
+}
+
+} // namespace
+
+TEST_CASE("jax-toolbox: perfsweep's getopt check agrees with getopt(1) on every build-jax.sh spec",
           "[jax-toolbox]") {
-    const std::vector<std::vector<std::string>> cases = {
-        {"--sm", "9.0"},
-        {"--sm=9.0"},
-        {"--sm"},
-        {"--src-path-jax", "/x", "--src-path-xla=/y"},
-        {"--src-path", "/x"},
-        {"--src-path-j", "/x"},
-        {"--xla-src", "/x"},
-        {"--bazel", "/c"},
-        {"--bazel-cache", "/c"},
-        {"--bazel-cache-n", "n"},
-        {"--clean=1"},
-        {"--clean"},
-        {"-h"},
-        {"-x"},
-        {"--debug", "--no-install", "--install"},
-        {"--jaxlib_only"},
-        {"--dry"},
-        {"--build-param", "--bazel_options=--jobs=2"},
-        {"--extra-targets", "a,b"},
-        {"--", "--whatever"},
-        {"--no"},
-        {"--no-c"},
-    };
-    for (const auto g : {core::JtbGeneration::jax, core::JtbGeneration::nightly}) {
+    std::set<std::string> done;
+    for (const auto& script : core::build_jax_scripts()) {
         std::string longs;
-        for (const auto& o : core::build_jax_options(g))
+        for (const auto& o : script.options)
             longs += (longs.empty() ? "" : ",") + o.name + (o.takes_value ? ":" : "");
-        for (const auto& args : cases) {
-            std::vector<std::string> argv{"getopt", "-o", "h", "--long", longs, "--"};
-            argv.insert(argv.end(), args.begin(), args.end());
-            const auto r = test::run_command(argv);
-            INFO(core::to_string(g)
-                 << ": " << util::join(args, " ") << " -> getopt " << r.exit_code << " " << r.err);
-            CHECK(core::check_build_jax_args(g, args).empty() == (r.exit_code == 0));
+        if (!done.insert(script.short_options + " " + longs).second)
+            continue; // the same getopt call as a version already checked
+        const auto r = test::run_command(
+            {"bash", "-c",
+             status_loop("getopt -o '" + script.short_options + "' --long '" + longs + "' --")});
+        const auto codes = util::split(util::trim(r.out), '\n');
+        REQUIRE(codes.size() == k_getopt_cases.size());
+        for (std::size_t i = 0; i < codes.size(); ++i) {
+            const auto& args = k_getopt_cases[i];
+            INFO(script.commit << ": " << util::join(args, " ") << " -> getopt " << codes[i]);
+            // getopt(1) takes what the script's case then refuses: that is checked below.
+            const auto mine = core::check_build_jax_args(script, args);
+            CHECK((mine.empty() || mine.find("UNKNOWN OPTION") != std::string::npos) ==
+                  (codes[i] == "0"));
+        }
+    }
+}
+
+TEST_CASE("jax-toolbox: the stand-in build-jax.sh of each nightly answers as perfsweep's table "
+          "says that version does",
+          "[jax-toolbox][cli]") {
+    SKIP_WITHOUT_IMAGES();
+    for (const std::string generation : {"jax", "nightly"}) {
+        test::JaxToolboxWorld w(generation);
+        // Parse only: --dry stops the 2023 script after its configuration, --clean-only today's
+        // after its clean().
+        const std::string stop = generation == "jax" ? "--clean-only" : "--dry";
+        { // the good nightly (the world's others carry the same option sets)
+            const auto& date = w["GOOD_DATE"];
+            // The version(s) the nightly may carry (the stand-in's 08-24 has 526436f1, the one
+            // of that day; 1d80d188 of 08-24 20:39Z has the same options).
+            const auto scripts =
+                core::build_jax_scripts_of(*core::parse_jtb_generation(generation), date);
+            REQUIRE(!scripts.empty());
+            const auto r =
+                test::run_command({"docker", "run", "--rm", "--entrypoint", "", w.image(date),
+                                   "bash", "-c", status_loop("build-jax.sh " + stop)});
+            const auto codes = util::split(util::trim(r.out), '\n');
+            REQUIRE(codes.size() == k_getopt_cases.size());
+            for (std::size_t i = 0; i < codes.size(); ++i) {
+                auto args = k_getopt_cases[i];
+                INFO(date << ": " << util::join(args, " ") << " -> stand-in " << codes[i]);
+                // -h passes the parsing and then prints the usage and exits 1.
+                const bool help = args[0] == "-h" || args[0] == "-hr";
+                args.insert(args.begin(), stop);
+                for (const auto* script : scripts)
+                    CHECK((core::check_build_jax_args(*script, args).empty() && !help) ==
+                          (codes[i] == "0"));
+            }
         }
     }
 }

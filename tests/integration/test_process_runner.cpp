@@ -8,12 +8,14 @@
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -367,6 +369,8 @@ public:
         append(fresh);
         return fresh.size();
     }
+    void write_beside(const std::vector<ports::SideFile>&) override {}
+    std::vector<ports::SideFile> read_beside(const std::string&) override { return {}; }
     std::string describe() const override { return "memory"; }
     std::vector<core::Measurement> records;
 };
@@ -480,7 +484,13 @@ TEST_CASE("memory does not grow with the benchmark's output", "[runner][none][ou
     const auto log = logs + "/big/run-1.log";
     REQUIRE(std::filesystem::exists(log));
     const std::uintmax_t expected = 41943040 + 1 + 100000ull * (noise.size() + 1) + 9;
-    CHECK(std::filesystem::file_size(log) == expected); // every byte logged
+    // The log keeps the first and the last MiB (the size cap, $PERFSWEEP_LOG_LIMIT).
+    CHECK(std::filesystem::file_size(log) <= (2u << 20) + 200);
+    const std::string text = test::read_file(log), end = noise + "\nMLUPS: 7\n";
+    CHECK(text.find(std::to_string(expected - (2u << 20)) + " bytes of output left out here") !=
+          std::string::npos);
+    CHECK((text.size() >= end.size() &&
+           text.compare(text.size() - end.size(), end.size(), end) == 0));
     INFO("peak RSS " << large << " MiB for " << expected / (1024 * 1024)
                      << " MiB of output; with one line of output " << small << " MiB");
     CHECK(large - small < 16);
@@ -666,4 +676,145 @@ TEST_CASE(
         ::waitpid(run, &status, 0);
     } else
         CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+}
+
+TEST_CASE("a chatty run's log keeps its first and last MiB, and the metric is still read",
+          "[runner][none][limits]") {
+    // Before: no cap (a 3 MB run filled a small disk until the journal write failed).
+    Fixture f;
+    const auto s = f.script("chatty.sh", "echo first line\n"
+                                         "head -c 3000000 /dev/zero | tr '\\0' 'x'\n"
+                                         "echo\necho 'MLUPS: 5'\n");
+    auto m = f.run(f.config("bash " + s));
+    REQUIRE(m.status == core::Status::ok);
+    CHECK(m.values == std::vector<double>{5});
+    const auto log = test::read_file(m.log);
+    // (Booleans: a failure must not print megabytes.)
+    CHECK(log.size() <= (2u << 20) + 200);
+    CHECK(log.rfind("first line\n", 0) == 0);
+    CHECK(log.find("bytes of output left out here") != std::string::npos);
+    const std::string end = "xx\nMLUPS: 5\n";
+    CHECK((log.size() >= end.size() && log.compare(log.size() - end.size(), end.size(), end) == 0));
+}
+
+TEST_CASE("a metric printed a million times fails the run; the console and the record stay small",
+          "[runner][none][limits]") {
+    // Before: 10^6 values were recorded (a 4 MB history line) and printed on one 8 MB progress
+    // line.
+    Fixture f;
+    auto m = f.run(f.config("sh -c \"yes 'MLUPS: 1' | head -n 1000000\""));
+    CHECK(m.status == core::Status::failed);
+    CHECK_THAT(m.reason, Catch::Contains("more than 10000 values"));
+    CHECK(m.values.empty());
+    for (const auto& line : f.progress.lines)
+        CHECK(line.size() < 2000);
+    Fixture g;
+    auto many = g.run(g.config("sh -c \"yes 'MLUPS: 1' | head -n 200\""));
+    CHECK(many.values.size() == 200);
+    for (const auto& line : g.progress.lines)
+        CHECK(line.size() < 400);
+}
+
+TEST_CASE("a run registry another user created first is not used: the runs are recorded in the "
+          "user's cache instead, and a benchmark that left its group dies with a killed perfsweep",
+          "[runner][containment]") {
+    // Before: the registry and the guard were silently off, and a setsid benchmark survived a
+    // SIGKILL of perfsweep and the next run. (The registry is chosen once a process: the binary.)
+    if (::geteuid() != 0) {
+        WARN("SKIPPED: making a directory of another user needs root");
+        return;
+    }
+    test::TempDir dir{"perfsweep-foreign-registry"};
+    const auto xdg = dir.file("xdg"), home = dir.file("home");
+    std::filesystem::create_directories(xdg + "/perfsweep-runs");
+    std::filesystem::create_directories(home);
+    REQUIRE(::chown((xdg + "/perfsweep-runs").c_str(), 65534, 65534) == 0);
+    REQUIRE(::chmod((xdg + "/perfsweep-runs").c_str(), 0700) == 0);
+    const auto pidfile = dir.file("escaped.pid"), err = dir.file("err");
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(e, 2);
+        ::unsetenv("PERFSWEEP_RUN_DIR");
+        ::unsetenv("XDG_CACHE_HOME");
+        ::setenv("XDG_RUNTIME_DIR", xdg.c_str(), 1);
+        ::setenv("HOME", home.c_str(), 1);
+        test::exec_perfsweep_binary(
+            {"run", "--runtime", "none", "--env-probe", "none", "--label", "x", "--logs",
+             dir.file("logs"), "--test",
+             "sh -c 'setsid sleep 300 & echo $! > " + pidfile + "; sleep 300'"});
+    }
+    std::error_code ec;
+    for (int i = 0; i < 500 && !(std::filesystem::file_size(pidfile, ec) > 0 && !ec); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto text = std::filesystem::exists(pidfile) ? test::read_file(pidfile) : "";
+    REQUIRE_FALSE(text.empty());
+    const long escaped = std::stol(text);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    for (int i = 0; i < 250 && !process_gone(escaped); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(process_gone(escaped));
+    if (!process_gone(escaped))
+        ::kill(static_cast<pid_t>(escaped), SIGKILL);
+    const auto said = test::read_file(err);
+    CHECK_THAT(said,
+               Catch::Contains("belongs to uid 65534") &&
+                   Catch::Contains("recorded in " + home + "/.cache/perfsweep/runs-0 instead"));
+}
+
+TEST_CASE("a root benchmark that moves itself to the root cgroup, then leaves its group and "
+          "clears its environment, still dies with a timed-out run",
+          "[runner][none][cgroup]") {
+    // Before: it wrote its pid to the root cgroup's cgroup.procs (root may), left the run's
+    // cgroup, and survived the timeout and perfsweep. Now the benchmark runs in a cgroup
+    // namespace rooted at the run's cgroup (the move fails where the hierarchy delegates by
+    // namespace), and perfsweep adopts orphans (a child subreaper) and ends those that left its
+    // session at the timeout.
+    const auto where = adapters::containment();
+    if (where.cgroup_base.empty() || ::geteuid() != 0) {
+        WARN("SKIPPED (needs root and a usable cgroup v2: " << where.why_not << ")");
+        return;
+    }
+    std::string root;
+    for (const auto& line : perfsweep::util::split(test::read_file("/proc/self/mountinfo"), '\n'))
+        if (line.find(" - cgroup2 ") != std::string::npos) {
+            std::istringstream in(line);
+            std::string field;
+            for (int i = 0; i < 5 && in >> field; ++i) {
+            }
+            if (where.cgroup_base.rfind(field, 0) == 0)
+                root = field;
+        }
+    REQUIRE_FALSE(root.empty());
+    Fixture f;
+    const auto pidfile = f.dir.file("escaped.pid"), moved = f.dir.file("moved");
+    const auto s =
+        f.script("escape-root.sh", "( if echo $BASHPID > " + root +
+                                       "/cgroup.procs 2>/dev/null; then touch " + moved +
+                                       "; fi\n"
+                                       "  exec setsid env -i sh -c 'trap \"\" TERM; echo $$ > " +
+                                       pidfile +
+                                       "; exec sleep 300' ) &\n"
+                                       "sleep 300\n");
+    auto c = f.config("bash " + s);
+    c.timeout_s = 1;
+    c.grace_s = 0.2;
+    auto m = f.run(c);
+    CHECK(m.status == core::Status::timeout);
+    std::error_code ec;
+    for (int i = 0; i < 200 && !(std::filesystem::file_size(pidfile, ec) > 0 && !ec); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    REQUIRE(std::filesystem::exists(pidfile));
+    const long escaped = std::stol(test::read_file(pidfile));
+    for (int i = 0; i < 100 && !process_gone(escaped); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // Where cgroup2 is mounted with nsdelegate (systemd's default) the move itself fails; without
+    // it the process leaves the cgroup, and dies as an orphan perfsweep adopted.
+    INFO((std::filesystem::exists(moved) ? "it left the run's cgroup" : "the move failed"));
+    CHECK(process_gone(escaped));
+    if (!process_gone(escaped))
+        ::kill(static_cast<pid_t>(escaped), SIGKILL);
 }

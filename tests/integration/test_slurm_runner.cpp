@@ -1,13 +1,23 @@
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "support/env_guard.hpp"
+#include "support/git_repo.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
+#include "util/strings.hpp"
+#include "util/time.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <regex>
+#include <thread>
 
 using namespace perfsweep;
 
@@ -116,4 +126,69 @@ TEST_CASE("slurm: the srun command line carries pyxis, GPU and user options", "[
           "--container-image=nvcr.io#nvidia/jax:2023-08-24\n"
           "--container-mounts=/data:/data\n--container-workdir=/work\n"
           "--partition=gpu\necho\nMLUPS: 3\n");
+}
+
+TEST_CASE("slurm: a held allocation has a time limit and does not outlive a SIGKILL of perfsweep",
+          "[runner][slurm][sigkill]") {
+    // Before: the allocation of a killed hourly search stayed RUNNING with TimeLimit UNLIMITED,
+    // and the resumed search queued behind it forever.
+    SlurmCluster cluster;
+    if (!cluster.up()) {
+        REQUIRE(cluster.start_rc() == 77);
+        WARN("SKIPPED: " << cluster.message());
+        return;
+    }
+    test::TempDir dir{"perfsweep-slurm-held"};
+    const auto repo = dir.file("src");
+    std::filesystem::create_directories(repo);
+    const long long t0 = 1692835200;
+    test::git_at(repo, {"init", "-q", "-b", "main"}, t0);
+    for (int h = 0; h < 3; ++h) {
+        test::write_file(repo + "/n.txt", std::to_string(h) + "\n");
+        test::git_at(repo, {"add", "-A"}, t0 + h * 3600);
+        test::git_at(repo, {"commit", "-q", "-m", "c" + std::to_string(h)}, t0 + h * 3600 + 60);
+    }
+    test::git_at(repo, {"update-ref", "refs/remotes/origin/main", "main"}, t0);
+    const auto started = dir.file("build-started");
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        test::exec_perfsweep_binary({"hourly", "--repo", "src=" + repo, "--from",
+                                     util::format_iso8601(t0 + 1800), "--to",
+                                     util::format_iso8601(t0 + 3 * 3600), "--runtime", "slurm",
+                                     "--build", "sh -c 'touch " + started + "; sleep 120'",
+                                     "--test", "echo MLUPS: 1", "--logs", dir.file("logs")});
+    }
+    auto job_line = [&] {
+        const auto q = test::run_command({"squeue", "-h", "-o", "%i %j %T %l"});
+        for (const auto& line : util::split(q.out, '\n'))
+            if (line.find("perfsweep-hourly-" + std::to_string(pid)) != std::string::npos)
+                return line;
+        return std::string();
+    };
+    for (int i = 0; i < 600 && !std::filesystem::exists(started); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const std::string held = job_line();
+    INFO("squeue: " << held);
+    CHECK(held.find(" RUNNING ") != std::string::npos);
+    CHECK(held.find("UNLIMITED") == std::string::npos);
+    CHECK(held.find(" 1-00:00:00") != std::string::npos); // 24 h without --max-time
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    // Its guard cancels the allocation.
+    std::string left = job_line();
+    for (int i = 0; i < 300 && !left.empty() && left.find("COMPLETING") == std::string::npos &&
+                    left.find("CANCELLED") == std::string::npos;
+         ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        left = job_line();
+    }
+    INFO("after the kill: " << left);
+    CHECK((left.empty() || left.find(" RUNNING ") == std::string::npos));
+    if (!left.empty())
+        test::run_command({"scancel", left.substr(0, left.find(' '))});
 }

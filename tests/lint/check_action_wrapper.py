@@ -22,7 +22,9 @@ FAKE = """#!/bin/sh
 if [ "$1" = "--version" ]; then echo "perfsweep 0.0-fake"; exit 0; fi
 out=%(dir)s
 for a in "$@"; do printf '%%s\\0' "$a"; done > "$out/argv"
+for a in "$@"; do printf '%%s\\0' "$a"; done >> "$out/calls"; printf '\\n' >> "$out/calls"
 env -0 > "$out/env"
+if [ "$1" = dashboard ]; then exit "$(cat "$out/dashboard-rc" 2>/dev/null || echo 0)"; fi
 exit "$(cat "$out/rc" 2>/dev/null || echo 0)"
 """
 
@@ -65,7 +67,7 @@ class Case:
         self.canary = os.path.join(tmp, "canary")
 
     def run(self, inputs, rc=0, script="run.sh", extra_env=None):
-        for f in ("argv", "env", "output"):
+        for f in ("argv", "env", "output", "calls"):
             p = os.path.join(self.tmp, f)
             if os.path.exists(p):
                 os.remove(p)
@@ -80,6 +82,14 @@ class Case:
         p = subprocess.run(["bash", os.path.join(ROOT, "action", script)], env=env,
                            capture_output=True, text=True, cwd=self.tmp, timeout=60)
         return p
+
+    def calls(self):
+        """argv of every perfsweep call of the last run, in order."""
+        p = os.path.join(self.tmp, "calls")
+        if not os.path.exists(p):
+            return []
+        with open(p, "rb") as fh:
+            return [[w.decode() for w in line.split(b"\0")[:-1]] for line in fh.read().split(b"\n")[:-1]]
 
     def argv(self):
         with open(os.path.join(self.tmp, "argv"), "rb") as fh:
@@ -207,6 +217,50 @@ def main():
             check(p.returncode == want, f"{inputs} perfsweep rc {rc}: step rc {p.returncode}, expected {want}")
             check(f"exit-code={rc}\n" in c.output(), f"{inputs} rc {rc}: output {c.output()!r}")
 
+        # 5a. dashboard: true runs `perfsweep dashboard` after the command (also after a
+        #     regression), committed into gh-pages of the history's repository, and gives
+        #     investigate that repository's GitHub Pages address for its report; the default
+        #     dashboard-branch alone is no input set; bad values name their input.
+        gh = {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "acme/other", "RUNNER_TEMP": tmp}
+        hist = "git+https://github.com/Acme/lbm.git#perfsweep-data"
+        p = c.run({"mode": "investigate", "history": hist, "dashboard": "true", "dashboard-branch": "gh-pages",
+                   "fail-on-alert": "true"}, rc=1, extra_env=gh)
+        site = os.path.join(tmp, "perfsweep-dashboard")
+        check(p.returncode == 1 and c.calls() == [
+            ["investigate", "--history=" + hist, "--fail-on-regression", "--dashboard-url=https://acme.github.io/lbm/"],
+            ["dashboard", "--history=" + hist, "--output-dir=" + site, "--publish=git+https://github.com/Acme/lbm.git#gh-pages"]],
+              f"dashboard calls {p.returncode} {c.calls()!r} {p.stderr!r}")
+        check(f"dashboard-path={site}\n" in c.output() and "dashboard-url=https://acme.github.io/lbm/\n" in c.output(),
+              f"dashboard outputs {c.output()!r}")
+        p = c.run({"mode": "detect", "history": "h.jsonl", "dashboard": "true", "dashboard-branch": "perfsweep-data",
+                   "dashboard-folder": "perf/dash"}, rc=4, extra_env=gh)
+        check(p.returncode == 0 and c.calls() == [
+            ["detect", "--history=h.jsonl"],
+            ["dashboard", "--history=h.jsonl", "--output-dir=" + site,
+             "--publish=git+https://github.com/acme/other.git#perfsweep-data", "--publish-dir=perf/dash"]],
+              f"dashboard detect calls {p.returncode} {c.calls()!r} {p.stderr!r}")
+        p = c.run({"mode": "record", "history": "git:data", "dashboard": "true", "dashboard-branch": "",
+                   "dashboard-url": "https://perf.example.com/x/"}, extra_env=gh)
+        check(p.returncode == 0 and c.calls()[1:] == [["dashboard", "--history=git:data", "--output-dir=" + site]],
+              f"dashboard artifact calls {c.calls()!r} {p.stderr!r}")
+        p = c.run({"mode": "investigate", "history": "git:data", "dashboard": "true"}, rc=3, extra_env=gh)
+        check(p.returncode == 3 and len(c.calls()) == 1, f"no dashboard after an infrastructure error: {c.calls()!r}")
+        with open(os.path.join(tmp, "dashboard-rc"), "w") as fh:
+            fh.write("3")
+        p = c.run({"mode": "investigate", "history": "git:data", "dashboard": "true"}, extra_env=gh)
+        os.remove(os.path.join(tmp, "dashboard-rc"))
+        check(p.returncode == 3 and "::error title=perfsweep dashboard::" in p.stdout, f"a failed dashboard fails the step: {p.returncode}")
+        p = c.run({"mode": "demo", "dashboard-branch": "gh-pages", "dashboard": "false"})
+        check(p.returncode == 0 and c.argv() == ["demo"], f"default dashboard-branch: {p.returncode} {p.stderr!r}")
+        for inputs, name in (({"mode": "investigate", "dashboard": "true"}, "'history'"),
+                             ({"mode": "investigate", "history": "h", "dashboard": "yes"}, "'dashboard'"),
+                             ({"mode": "investigate", "history": "h", "dashboard": "true", "dashboard-folder": "../x"}, "'dashboard-folder'"),
+                             ({"mode": "investigate", "history": "h", "dashboard": "true", "dashboard-branch": "a b"}, "'dashboard-branch'"),
+                             ({"mode": "investigate", "history": "h", "dashboard": "true", "dashboard-url": "javascript:x"}, "'dashboard-url'"),
+                             ({"mode": "run", "dashboard": "true"}, "'dashboard'")):
+            p = c.run(inputs, extra_env=gh)
+            check(p.returncode == 2 and name in p.stderr and not c.calls(), f"{inputs}: rc {p.returncode} {p.stderr!r}")
+
         # 6. build.sh with a prebuilt binary; a path that is not a working binary is refused.
         p = c.run({"perfsweep-path": c.fake}, script="build.sh")
         check(p.returncode == 0 and c.output() == f"path={c.fake}\n", f"build.sh prebuilt: {p.returncode} {c.output()!r} {p.stderr!r}")
@@ -325,8 +379,10 @@ def main():
         if real:
             for mode, flag in wrapper_flags():
                 # Only the option list: an old name, still accepted, is listed after "Old names".
-                helps.setdefault(mode, subprocess.run([real, mode, "--help"], capture_output=True,
-                                                      text=True).stdout.split("Old names")[0])
+                # One --help a mode (6 starts of the sanitized binary, not one a flag: 80).
+                if mode not in helps:
+                    helps[mode] = subprocess.run([real, mode, "--help"], capture_output=True,
+                                                 text=True).stdout.split("Old names")[0]
                 check(re.search(r"(^|[\s,])" + re.escape(flag) + r"\b(?!-)", helps[mode], re.M),
                       f"run.sh passes {flag} to `perfsweep {mode}`, whose --help does not list it")
 

@@ -142,9 +142,8 @@ TEST_CASE("deep JSON: every JSON entry point refuses 200,000 levels with a clear
          {"detect", "--history", f("torn-deep.jsonl")},
          0,
          {"torn-deep.jsonl:7", "skipped a torn record", too_deep}},
-        {"history: record onto a history with a deep middle line",
-         {"record", "--history", f("mid-arrays.jsonl"), "--metric", "MLUPS", "--label",
-          "2023-08-10", "--value", "500"},
+        {"history: one series of a history with a deep middle line",
+         {"detect", "--history", f("mid-arrays.jsonl"), "--benchmark", "b", "--metric", "MLUPS"},
          2,
          {"mid-arrays.jsonl:3", too_deep}},
         {"history: git branch (documented skip of the bad line)",
@@ -231,6 +230,21 @@ TEST_CASE("deep JSON: every JSON entry point refuses 200,000 levels with a clear
         clear += !crashed && same && found_all && r.exit_code == c.exit_code ? 1 : 0;
     }
     CHECK(clear == static_cast<int>(cases.size()));
+    // `record` appends without reading the history (the same cost at 10^6 points): onto a
+    // history with a deep middle line it adds its own line at the end and changes no other byte;
+    // every reader still refuses the history naming the line.
+    {
+        const std::string before = read_file(f("mid-arrays.jsonl"));
+        const auto r = run_perfsweep({"record", "--history", f("mid-arrays.jsonl"), "--metric",
+                                      "MLUPS", "--label", "2023-08-10", "--value", "500"});
+        CHECK(r.exit_code == 0);
+        const std::string after = read_file(f("mid-arrays.jsonl"));
+        CHECK(after.compare(0, before.size(), before) == 0);
+        CHECK(after.find('\n', before.size()) == after.size() - 1); // one line more
+        const auto d = run_perfsweep({"detect", "--history", f("mid-arrays.jsonl")});
+        CHECK(d.exit_code == 2);
+        CHECK(d.err.find("mid-arrays.jsonl:3") != std::string::npos);
+    }
     report_figure("deep-json", {{"entry_points", std::to_string(cases.size())},
                                 {"levels", std::to_string(levels)},
                                 {"clear", std::to_string(clear)},

@@ -590,7 +590,7 @@ TEST_CASE("kill and resume: daily and hourly lose nothing, repeat nothing, end i
     const auto daily_plans =
         kill_plans(rng, {"files.after_create", "files.mid_write", "files.before_rename",
                          "daily.after_run", "daily.after_state_write", "history.mid_append",
-                         "history.before_fsync", "history.before_rename"});
+                         "history.before_fsync", "history.before_commit"});
     const auto hourly_plans =
         kill_plans(rng, {"git.mid_checkout", "git.before_set_head", "files.after_create",
                          "files.mid_write", "files.before_rename", "hourly.after_checkout",

@@ -1,13 +1,16 @@
 // The JAX-Toolbox, Slurm-hourly and per-state output options of hourly and investigate, resolved
 // from the option table (app/options, app/jax_toolbox).
 
+#include "app/jax_toolbox.hpp"
 #include "app/option_table.hpp"
 #include "app/option_values.hpp"
 #include "app/options.hpp"
+#include "support/fakes/world.hpp"
 #include "util/error.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -131,4 +134,83 @@ TEST_CASE("investigate --jax-toolbox: --repo without --build, outputs per state"
     CHECK(r.options.hourly_runner.kept_container);
     CHECK(r.options.hourly_runner.mounts.empty());
     CHECK(r.options.hourly_options.outputs_dir == "out/states");
+}
+
+namespace {
+
+/// The runner settings `hourly --jax-toolbox auto --image IMAGE --build-jax-arg ARG...` gets, or
+/// the usage error applying the mode gives ("" when none).
+struct Applied {
+    ports::RunnerConfig runner;
+    std::string error;
+};
+
+Applied apply_hourly(const std::string& image, const std::vector<std::string>& build_args) {
+    fakes::World w;
+    std::vector<RawOption> raw = {opt("repo", {"jax=/s/jax", "xla=/s/xla"}), opt("test", {"bench"}),
+                                  opt("image", {image}), opt("jax-toolbox", {"auto"}),
+                                  opt("state", {"/st"})};
+    if (!build_args.empty())
+        raw.push_back(opt("build-jax-arg", build_args));
+    Applied out;
+    try {
+        auto r = app::resolve_hourly(values_of("hourly", raw));
+        app::prepare_source_runner(*r.runner, r.options, r.jax_toolbox, w.repos, w.files);
+        out.runner = *r.runner;
+    } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::usage);
+        out.error = e.what();
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("hourly --jax-toolbox on 2023 nightlies: the cache is passed with --bazel-cache, out of "
+          "clean()'s reach",
+          "[options][jax-toolbox]") {
+    // build-jax.sh's clean() (--clean) removes ~/.cache/bazel: a cache mounted there is a mount
+    // point, the removal fails with EBUSY and the build with it, after emptying the cache.
+    const auto a = apply_hourly("ghcr.io/nvidia/jax:nightly-2023-08-24", {"--clean"});
+    INFO(a.error);
+    REQUIRE(a.error.empty());
+    CHECK_THAT(a.runner.build_command,
+               Catch::Contains("'build-jax.sh' '--bazel-cache' '/perfsweep/bazel-cache' "
+                               "'--src-path-jax' '/opt/jax-source' '--src-path-xla' "
+                               "'/opt/xla-source' '--clean'"));
+    CHECK(std::count(a.runner.mounts.begin(), a.runner.mounts.end(),
+                     "/st/bazel-cache:/perfsweep/bazel-cache") == 1);
+    for (const auto& m : a.runner.mounts)
+        CHECK_THAT(m, !Catch::Contains(".cache/bazel"));
+    // The 2023 script has source-path and cache options: they are perfsweep's to set.
+    CHECK_THAT(apply_hourly("ghcr.io/nvidia/jax:nightly-2023-08-24", {"--src-path-jax=/x"}).error,
+               Catch::Contains("perfsweep sets the source paths"));
+}
+
+TEST_CASE("hourly --jax-toolbox: the extra build-jax.sh arguments are those of the nightly's "
+          "script version",
+          "[options][jax-toolbox]") {
+    // -r/--release since 2025-12-17; --cpu-arch answered "UNKNOWN OPTION" since 2026-01-22.
+    CHECK(apply_hourly("ghcr.io/nvidia/jax:jax-2026-02-01", {"-r"}).error.empty());
+    CHECK_THAT(apply_hourly("ghcr.io/nvidia/jax:jax-2026-02-01", {"--cpu-arch=amd64"}).error,
+               Catch::Contains("5f2395b4") && Catch::Contains("UNKNOWN OPTION --cpu-arch"));
+    CHECK(apply_hourly("ghcr.io/nvidia/jax:jax-2025-06-01", {"--cpu-arch", "amd64"}).error.empty());
+    CHECK_THAT(apply_hourly("ghcr.io/nvidia/jax:jax-2025-06-01", {"--release"}).error,
+               Catch::Contains("087ff076") && Catch::Contains("unrecognized option '--release'"));
+}
+
+TEST_CASE("investigate --jax-toolbox refuses the label that names a JAX-Toolbox commit",
+          "[options][jax-toolbox][investigate]") {
+    // docker/metadata-action sets org.opencontainers.image.revision to the workflow's commit.
+    const auto msg = usage_error_of([] {
+        app::resolve_investigate(
+            values_of(
+                "investigate",
+                with(k_search, {opt("history", {"h.jsonl"}), opt("runtime", {"docker"}),
+                                opt("jax-toolbox", {"auto"}),
+                                opt("commits-label", {"jax=org.opencontainers.image.revision"})})),
+            {});
+    });
+    CHECK_THAT(msg, Catch::Contains("JAX-Toolbox commit") &&
+                        Catch::Contains("reads each nightly's commits from the image"));
 }

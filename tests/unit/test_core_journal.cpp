@@ -1,4 +1,6 @@
+#include "app/journal_file.hpp"
 #include "core/journal.hpp"
+#include "support/fakes/memory.hpp"
 #include "util/error.hpp"
 
 #include <catch2/catch.hpp>
@@ -177,4 +179,32 @@ TEST_CASE("a damaged journal is refused naming the file, the line and what was e
         for (const auto& s : c.says)
             CHECK(msg.find(s) != std::string::npos);
     }
+}
+
+TEST_CASE("a state directory of other settings is refused naming where they differ, briefly",
+          "[core][journal]") {
+    // A --jax-toolbox build command embeds a whole build script: the message names the change,
+    // not every setting twice.
+    const std::string script(3000, 's');
+    const std::string was = "build=sh -c '" + script + "' build-jax.sh --sm 9.0 test=bench";
+    const std::string now = "build=sh -c '" + script + "' build-jax.sh --sm 8.0 test=bench";
+    fakes::MemoryFiles files;
+    app::JournalFile first(&files, "st", "hourly", was);
+    try {
+        app::JournalFile second(&files, "st", "hourly", now);
+        FAIL("other settings were accepted");
+    } catch (const Error& e) {
+        const std::string m = e.what();
+        CHECK(e.kind() == ErrorKind::usage);
+        CHECK(m.size() < 400);
+        CHECK_THAT(m, Catch::Contains("st/journal.tsv holds a different sweep") &&
+                          Catch::Contains("--sm 8.0 test=bench' here") &&
+                          Catch::Contains("--sm 9.0 test=bench' there"));
+    }
+    CHECK(describe_settings_difference("a", "a").empty());
+    CHECK(describe_settings_difference("repeats=3", "repeats=5") ==
+          "at character 9: 'repeats=3' here, 'repeats=5' there");
+    const auto inserted = describe_settings_difference("x=1 " + script + " y", "x=1 y", 10);
+    CHECK(inserted.size() < 100);
+    CHECK_THAT(inserted, Catch::StartsWith("at character 5: 'x=1 ssssss"));
 }

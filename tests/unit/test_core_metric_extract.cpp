@@ -90,3 +90,41 @@ TEST_CASE("required literal of a regex: only what every match must contain",
     const std::string out = "steps/s: 12\nstep/s: 13\nstep: 1\n";
     CHECK(extract_metric(out, R"(steps?/s: ([0-9.]+))").values == std::vector<double>{12, 13});
 }
+
+TEST_CASE("a metric value must end at a boundary: separators, radix prefixes and run-on digits "
+          "fail naming the line",
+          "[core][metric]") {
+    const auto re = default_metric_regex("MLUPS");
+    for (const char* text : {"MLUPS: 1,234.5", "MLUPS: 0x1F", "MLUPS: 1_000", "MLUPS: 1.2.3",
+                             "MLUPS: 12a3", "MLUPS: -0x10", "MLUPS: 0b101"}) {
+        INFO(text);
+        const auto ex = extract_metric(std::string("start\n") + text + "\n", re);
+        CHECK(ex.values.empty());
+        CHECK(ex.reason.find("line 2: metric value") != std::string::npos);
+        CHECK(ex.reason.find("not the whole number") != std::string::npos);
+    }
+    // What ends at a boundary still reads: a unit glued on, punctuation, the end of a sentence.
+    const auto ok = extract_metric(
+        "MLUPS: 12.5ms\nMLUPS: 7, next\nMLUPS: 8.\nMLUPS: 9 (best)\nMLUPS: 2x faster\n", re);
+    CHECK(ok.reason.empty());
+    CHECK(ok.values == std::vector<double>{12.5, 7, 8, 9, 2});
+    // A custom regex gets the same check.
+    CHECK(extract_metric("t=1,500\n", R"(t=([0-9]+))").values.empty());
+}
+
+TEST_CASE("one run's values are bounded: a metric printed a million times fails the run",
+          "[core][metric]") {
+    MetricStream s(default_metric_regex("MLUPS"));
+    std::string block;
+    for (int i = 0; i < 1000; ++i)
+        block += "MLUPS: 500\n";
+    for (int i = 0; i < 1000; ++i)
+        s.feed(block);
+    const auto ex = s.finish();
+    CHECK(ex.values.empty());
+    CHECK(ex.reason.find("more than 10000 values") != std::string::npos);
+    MetricStream fine(default_metric_regex("MLUPS"));
+    for (int i = 0; i < 10; ++i)
+        fine.feed(block);
+    CHECK(fine.finish().values.size() == 10000);
+}

@@ -29,6 +29,18 @@ TEST_CASE("grid runs from --from to --to and always ends at --to", "[core][state
     CHECK(make_grid(0, 7200, 3600) == std::vector<util::UnixSeconds>{0, 3600, 7200});
     CHECK(make_grid(0, 5000, 3600) == std::vector<util::UnixSeconds>{0, 3600, 5000});
     CHECK(make_grid(10, 10, 3600) == std::vector<util::UnixSeconds>{10});
+    // The points inside are whole steps of the UTC day, as the upstream method's hours: a window
+    // from a nightly's newest commit at 13:06:09 runs 13:06:09, 14:00, 15:00, ... (not 14:06:09).
+    const util::UnixSeconds day = 1692835200; // 2023-08-24T00:00:00Z
+    const util::UnixSeconds at = day + 13 * 3600 + 6 * 60 + 9;
+    CHECK(make_grid(at, day + 16 * 3600 + 30, 3600) ==
+          std::vector<util::UnixSeconds>{at, day + 14 * 3600, day + 15 * 3600, day + 16 * 3600,
+                                         day + 16 * 3600 + 30});
+    CHECK(make_grid(at, day + 14 * 3600, 3600) ==
+          std::vector<util::UnixSeconds>{at, day + 14 * 3600});
+    CHECK(make_grid(at, day + 14 * 3600, 30 * 60) ==
+          std::vector<util::UnixSeconds>{at, day + 13 * 3600 + 1800, day + 14 * 3600});
+    CHECK(make_grid(-3599, 1, 3600) == std::vector<util::UnixSeconds>{-3599, 0, 1});
     CHECK_THROWS_AS(make_grid(10, 0, 3600), Error);
     CHECK_THROWS_AS(make_grid(0, 10, 0), Error);
 }

@@ -1,3 +1,4 @@
+#include "core/narrow.hpp"
 #include "core/sweep_plan.hpp"
 #include "core/sweep_scenario.hpp"
 #include "util/error.hpp"
@@ -74,7 +75,8 @@ TEST_CASE("adaptive measures the ends, then a coarse grid of min_span", "[core][
     std::vector<std::size_t> idx;
     for (auto& q : r)
         idx.push_back(q.index);
-    CHECK(idx == std::vector<std::size_t>{0, 20, 7, 14}); // shortest excursion 7 by default
+    // Shortest excursion 3 by default (7 until the seed's 3-day level was missed by it).
+    CHECK(idx == std::vector<std::size_t>{0, 20, 3, 6, 9, 12, 15, 18});
     for (auto& q : r)
         CHECK(q.repeats == 1); // one run at first: more only by need
 }
@@ -206,18 +208,34 @@ TEST_CASE("adaptive finds every boundary, invents none, with <= 40 % of exhausti
 TEST_CASE("repeats by need find every boundary of the scenario shapes and invent none",
           "[core][sweep][scenarios][need]") {
     for (const auto& s : suite()) {
+        const auto truth = scenario_true_boundaries(s);
         for (std::uint64_t seed = 1; seed <= 20; ++seed) {
             INFO(s.name << " seed " << seed);
-            const auto r = simulate_sweep(s, SweepOptions{}, seed); // 1 run at first, 7 days
+            const auto r = simulate_sweep(s, SweepOptions{}, seed); // 1 run at first, 3 days
             const auto c = check_sweep(s, r);
             CHECK(c.found == c.truth);
-            CHECK(c.unknown == 0);
             CHECK(r.complete);
-            // Up to 0.5 % noise none is invented; at 0.8 % (large_noise, against a 2 % minimum
-            // change) single runs invented a 1.7 % step in 1 of these 20 seeds (docs/daily.md:
-            // use --repeats 3 there).
-            if (s.noise <= 0.005)
-                CHECK(c.invented == 0);
+            // Up to 0.5 % noise none is invented or left undecided, except next to a day of
+            // extra noise (2 % where the others have 0.4 %): the 3-day coverage samples it in
+            // every sweep (the 7-day one never did), and its 12 runs can leave a 1.4 % difference
+            // undecided (an honest `unknown`; 5 of 200 sweeps) or, rarely, show a one-day
+            // excursion (3 of 200). At 0.8 % (large_noise, against a 2 % minimum change) single
+            // runs invented a 1.7 % step in 1 of these 20 seeds (docs/daily.md: use --repeats 3).
+            if (s.noise > 0.005)
+                continue;
+            for (const auto& b : r.boundaries) {
+                const bool is_true = b.kind != ChangeKind::unknown &&
+                                     std::any_of(truth.begin(), truth.end(), [&](int k) {
+                                         return static_cast<int>(b.last_before) < k &&
+                                                k <= static_cast<int>(b.first_after);
+                                     });
+                const bool next_to_noisy =
+                    std::any_of(s.noisy.begin(), s.noisy.end(), [&](const auto& d) {
+                        return static_cast<int>(b.last_before) == d.first ||
+                               static_cast<int>(b.first_after) == d.first;
+                    });
+                CHECK((is_true || next_to_noisy));
+            }
         }
     }
 }
@@ -291,6 +309,7 @@ TEST_CASE("several workers narrow a covered change before the rest of the covera
     auto plan_for = [](int workers) {
         SweepOptions o;
         o.workers = workers;
+        o.min_span = 7;
         SweepPlan plan(labels(60), o);
         plan.reuse(0, {1000.1});
         plan.reuse(7, {999.9});
@@ -360,7 +379,7 @@ TEST_CASE("repeats by need: a 3 % step with 0.04 % noise takes one run per date"
             measured += p.values.empty() ? 0 : 1;
         }
         CHECK(r.runs == measured);
-        CHECK(r.runs <= 14); // 10 samples of the 7-day excursion grid + the step refined
+        CHECK(r.runs <= 23); // 21 samples of the 3-day excursion grid + the step refined
     }
 }
 
@@ -435,4 +454,331 @@ TEST_CASE("the noise shown around the range decides a short range with one run p
     CHECK(r.boundaries[0].kind == ChangeKind::regression);
     CHECK(r.runs == 2);
     CHECK(r_alone.boundaries.size() == 1);
+}
+
+TEST_CASE("the defaults find the seed's own dips: 4 of 4 boundaries, none invented, <= 36 runs",
+          "[core][sweep][seed]") {
+    // The seed's nightlies: a 6-day dip, a 3-day level, one broken and three missing nightlies.
+    // A 7-day shortest excursion stepped over the dip and the 3-day level (2 of 4 in 19 runs).
+    const auto s = seed_replay_scenario();
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        INFO("seed " << seed);
+        const auto r = simulate_sweep(s, SweepOptions{}, seed);
+        const auto c = check_sweep(s, r);
+        CHECK(c.found == 4);
+        CHECK(c.invented == 0);
+        CHECK(c.unknown == 0);
+        CHECK(r.complete);
+        CHECK(r.runs <= 36);
+    }
+}
+
+TEST_CASE("an undecided pair repeats the side its other pair also waits on",
+          "[core][sweep][need]") {
+    // 0, 3 and 6 measured once, 3 is 1.2 % below both (0.5 % noise): neither pair is the same
+    // or different yet. A run more of 3 serves both pairs; one of 0 only the first.
+    SweepPlan plan(labels(7), SweepOptions{});
+    plan.set_noise_context({{1000, 1005, 995}, {1001, 996, 1006}});
+    plan.reuse(0, {1000});
+    plan.reuse(3, {988});
+    plan.reuse(6, {1000.5});
+    const auto r = plan.next();
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].index == 3);
+    CHECK(r[0].repeats == 1);
+    CHECK(plan.result().boundaries.size() == 2); // both pairs still undecided
+}
+
+TEST_CASE("a level of one nightly needs four runs before its boundaries count",
+          "[core][sweep][need]") {
+    // A nightly 3 % above both neighbours with two runs: a one-day excursion, or one very noisy
+    // nightly (two runs cannot tell; with 3-day coverage such a nightly is sampled far more
+    // often than with 7). It gets four runs first; a real excursion is then decided.
+    SweepPlan plan(labels(7), SweepOptions{});
+    plan.set_noise_context({{600.2, 598.1, 601.9}, {599.0, 602.3, 600.4}});
+    const std::vector<double> level = {600.0, 600.5, 599.6, 0, 600.2, 599.9, 600.1};
+    for (std::size_t i = 0; i < level.size(); ++i)
+        if (i != 3)
+            plan.reuse(i, {level[i]});
+    plan.observe(3, Status::ok, {618.0, 617.5});
+    const auto before = plan.result().boundaries;
+    CHECK(before.size() == 2);
+    for (const auto& b : before)
+        CHECK(b.kind == ChangeKind::unknown);
+    CHECK(plan.decided_boundaries().empty());
+    CHECK(plan.next() == std::vector<SweepRequest>{{3, 2}});
+    plan.observe(3, Status::ok, {618.2, 617.9});
+    const auto after = plan.decided_boundaries();
+    REQUIRE(after.size() == 2);
+    CHECK(after[0].kind == ChangeKind::improvement);
+    CHECK(after[1].kind == ChangeKind::regression);
+    CHECK(plan.next().empty());
+}
+
+namespace {
+
+// The first run count at which `plan`'s decided boundaries include (lo, hi), measuring with the
+// scenario's values (one worker, in the planner's order); -1 when never.
+long runs_until_decided(SweepPlan& plan, const SweepScenario& s, std::uint64_t seed, std::size_t lo,
+                        std::size_t hi) {
+    for (auto reqs = plan.next(); !reqs.empty(); reqs = plan.next()) {
+        for (const auto& q : reqs) {
+            const int day = static_cast<int>(q.index);
+            if (scenario_unavailable(s, day)) {
+                plan.observe(q.index, Status::failed, {}, "broken");
+                continue;
+            }
+            std::vector<double> v;
+            for (int k = 0; k < q.repeats; ++k)
+                v.push_back(scenario_value(
+                    s, day, seed, static_cast<int>(plan.point(q.index).values.size()) + k));
+            plan.observe(q.index, Status::ok, v);
+        }
+        for (const auto& b : plan.decided_boundaries())
+            if (b.last_before == lo && b.first_after == hi)
+                return plan.result().runs;
+    }
+    return -1;
+}
+
+} // namespace
+
+TEST_CASE("the detected drop is narrowed first, then every boundary of the range is found",
+          "[core][sweep][focus]") {
+    // investigate: detect reported 07-01 (good) -> 09-18 (bad) on the seed's nightlies; both
+    // ends and a week of nights before the range are in the history. The drop's boundary
+    // (08-24 | 08-26, 08-25 broken) is decided after <= 10 runs (the peer's pass/fail bisection:
+    // 7-9), where the usual order decides it near the end; the sweep still finds all four.
+    const auto s = seed_replay_scenario();
+    SweepOptions o;
+    o.focus = SweepFocus{0, 79};
+    SimulatedHistory history;
+    history.nights_before = 7;
+    history.reused = {0, 79};
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        INFO("seed " << seed);
+        SimulationTrace t;
+        const auto r = simulate_sweep(s, o, seed, history, &t);
+        CHECK(t.runs_to_focus >= 0);
+        CHECK(t.runs_to_focus <= 10);
+        const auto c = check_sweep(s, r);
+        CHECK(c.found == 4);
+        CHECK(c.invented == 0);
+        CHECK(r.complete);
+        // Four GPUs split the interval at once: decided in at most 4 rounds.
+        auto many = o;
+        many.workers = 4;
+        SimulationTrace t4;
+        const auto r4 = simulate_sweep(s, many, seed, history, &t4);
+        CHECK(t4.wall_to_focus >= 0);
+        CHECK(t4.wall_to_focus <= 4);
+        CHECK(check_sweep(s, r4).found == 4);
+    }
+    // The same boundary in the usual order, and the focus's API step by step.
+    auto usual_plan = [&](const SweepOptions& opt) {
+        SweepPlan plan(labels(80), opt);
+        plan.reuse(0, {scenario_value(s, 0, 1, 0)});
+        plan.reuse(79, {scenario_value(s, 79, 1, 0)});
+        std::vector<std::vector<double>> nights;
+        for (int d = -7; d < 0; ++d)
+            nights.push_back({scenario_value(s, d, 1, 0)});
+        plan.set_noise_context(nights);
+        return plan;
+    };
+    SweepPlan usual = usual_plan(SweepOptions{});
+    CHECK(runs_until_decided(usual, s, 1, 54, 56) > 20);
+    SweepPlan focused = usual_plan(o);
+    CHECK_FALSE(focused.focus_boundary());
+    const long runs = runs_until_decided(focused, s, 1, 54, 56);
+    CHECK(runs <= 10);
+    const auto b = focused.focus_boundary();
+    REQUIRE(b);
+    CHECK(b->last_before == 54);
+    CHECK(b->first_after == 56);
+    CHECK(b->broken_between == std::vector<std::size_t>{55});
+    CHECK(b->kind == ChangeKind::regression);
+}
+
+TEST_CASE("a focus that does not hold leaves the usual order", "[core][sweep][focus]") {
+    // The "good" point is already at the bad level: no focus boundary, the sweep goes on as
+    // usual and finds the step; the same observations in any order give the same proposals.
+    const auto s = make("one_step", 30, 0.0004, {{12, 0.95}});
+    SweepOptions o;
+    o.focus = SweepFocus{20, 29};
+    const auto r = simulate_sweep(s, o, 2);
+    CHECK(check_sweep(s, r).found == 1);
+    CHECK(r.complete);
+    SweepPlan plan(labels(30), o);
+    plan.observe(20, Status::ok, {570.1});
+    plan.observe(29, Status::ok, {570.3});
+    CHECK_FALSE(plan.focus_boundary());
+    o.workers = 3;
+    o.focus = SweepFocus{0, 29};
+    SweepPlan a(labels(30), o), b(labels(30), o);
+    a.observe(0, Status::ok, {600.2});
+    a.observe(29, Status::ok, {570.3});
+    a.observe(14, Status::ok, {570.1});
+    b.observe(14, Status::ok, {570.1});
+    b.observe(29, Status::ok, {570.3});
+    b.observe(0, Status::ok, {600.2});
+    CHECK(a.next() == b.next());
+    CHECK_THROWS_AS(SweepPlan(labels(30),
+                              [] {
+                                  SweepOptions bad;
+                                  bad.focus = SweepFocus{29, 3};
+                                  return bad;
+                              }()),
+                    Error);
+}
+
+TEST_CASE("a free worker gets the next useful point while others are in flight",
+          "[core][sweep][parallel]") {
+    // 0 and 3 at one level, 6 and 9 at another: only 4 and 5 can change the result.
+    SweepOptions o;
+    o.workers = 4;
+    SweepPlan plan(labels(10), o);
+    plan.set_noise_context({{1000.1}, {999.8}, {1000.3}, {999.9}, {1000.0}});
+    plan.reuse(0, {1000.2});
+    plan.reuse(3, {999.9});
+    plan.reuse(6, {900.1});
+    plan.reuse(9, {900.3});
+    const auto first = plan.next_one({});
+    REQUIRE(first);
+    CHECK((first->index == 4 || first->index == 5));
+    ProposalHints busy;
+    busy.in_flight = {*first};
+    const auto second = plan.next_one(busy);
+    REQUIRE(second);
+    CHECK(second->index == 9 - first->index); // the other side of the split, never the same
+    busy.in_flight.push_back(*second);
+    CHECK_FALSE(plan.next_one(busy)); // nothing else can change the result
+    // The run budget counts the runs in flight.
+    o.max_runs = 2;
+    SweepPlan budget(labels(10), o);
+    busy.in_flight = {{0, 1}, {9, 1}};
+    CHECK_FALSE(budget.next_one(busy));
+}
+
+TEST_CASE("without a round barrier, uneven runs never get a point twice or a useless one",
+          "[core][sweep][parallel]") {
+    // Four workers, runs of uneven length (a broken nightly fails fast): whenever a worker is
+    // free it asks for one point. Never a point in flight; an untested point only where the
+    // coverage still has a gap or its neighbours are not known to be one level; every boundary
+    // found, none invented, with about the runs of one worker.
+    auto s = make("four_steps", 75, 0.0004, {{20, 0.9}, {27, 1.0}, {44, 0.98}, {58, 0.91}});
+    s.broken = {30, 31};
+    s.missing = {50};
+    const SweepOptions defaults;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        INFO("seed " << seed);
+        SweepOptions o;
+        o.workers = 4;
+        SweepPlan plan(labels(s.days), o);
+        struct Job {
+            SweepRequest q;
+            double ends;
+        };
+        std::vector<Job> jobs;
+        double now = 0;
+        auto length = [&](std::size_t i) {
+            const int day = static_cast<int>(i);
+            return scenario_unavailable(s, day) ? 0.2 : 1.0 + 0.1 * static_cast<double>(day % 11);
+        };
+        for (int step = 0; step < 1000; ++step) {
+            ProposalHints h;
+            for (const auto& j : jobs)
+                h.in_flight.push_back(j.q);
+            while (jobs.size() < 4) {
+                const auto q = plan.next_one(h);
+                if (!q)
+                    break;
+                for (const auto& j : jobs)
+                    REQUIRE(j.q.index != q->index);
+                if (plan.point(q->index).state == StateStatus::untested) {
+                    // The nearest points known or in flight on each side.
+                    auto known = [&](std::size_t i) {
+                        return plan.point(i).state != StateStatus::untested ||
+                               std::any_of(jobs.begin(), jobs.end(),
+                                           [&](const Job& j) { return j.q.index == i; });
+                    };
+                    std::size_t a = q->index, b = q->index;
+                    while (a > 0 && !known(--a)) {
+                    }
+                    while (b + 1 < plan.size() && !known(++b)) {
+                    }
+                    const bool ok_ends = a < q->index && b > q->index &&
+                                         plan.point(a).state == StateStatus::unknown &&
+                                         plan.point(b).state == StateStatus::unknown;
+                    if (ok_ends && b - a <= static_cast<std::size_t>(defaults.min_span)) {
+                        const auto bs = plan.result().boundaries;
+                        const bool open = std::any_of(bs.begin(), bs.end(), [&](const Boundary& x) {
+                            return x.last_before == a && x.first_after == b;
+                        });
+                        CHECK(open); // else a and b are one level: nothing between can matter
+                    }
+                }
+                jobs.push_back({*q, now + length(q->index) * q->repeats});
+                h.in_flight.push_back(*q);
+            }
+            if (jobs.empty())
+                break;
+            const auto next =
+                std::min_element(jobs.begin(), jobs.end(),
+                                 [](const Job& x, const Job& y) { return x.ends < y.ends; });
+            now = next->ends;
+            const int day = static_cast<int>(next->q.index);
+            if (scenario_unavailable(s, day)) {
+                plan.observe(next->q.index, Status::failed, {}, "broken");
+            } else {
+                std::vector<double> v;
+                for (int k = 0; k < next->q.repeats; ++k)
+                    v.push_back(scenario_value(
+                        s, day, seed,
+                        static_cast<int>(plan.point(next->q.index).values.size()) + k));
+                plan.observe(next->q.index, Status::ok, v);
+            }
+            jobs.erase(next);
+        }
+        const auto r = plan.result();
+        const auto c = check_sweep(s, r);
+        CHECK(r.complete);
+        CHECK(c.found == c.truth);
+        CHECK(c.invented == 0);
+        const auto one = simulate_sweep(s, defaults, seed);
+        CHECK(static_cast<double>(r.runs) <= 1.2 * static_cast<double>(one.runs));
+    }
+}
+
+TEST_CASE("the focus is detect's latest regression clamped into the range",
+          "[core][sweep][focus]") {
+    std::vector<std::string> range;
+    for (int d = 5; d <= 16; ++d)
+        range.push_back("2024-05-" + std::string(d < 10 ? "0" : "") + std::to_string(d));
+    auto change = [](ChangeKind kind, const char* before, const char* after) {
+        ChangePoint c;
+        c.kind = kind;
+        c.last_before = before;
+        c.first_after = after;
+        return c;
+    };
+    // Detect's history had nights up to 05-04 and tonight's 05-16: the range's ends.
+    const auto f = detected_focus({change(ChangeKind::improvement, "2024-04-20", "2024-04-21"),
+                                   change(ChangeKind::regression, "2024-05-04", "2024-05-16")},
+                                  range);
+    REQUIRE(f);
+    CHECK(f->good == 0);
+    CHECK(f->bad == 11);
+    // Inside the range: its own dates.
+    const auto in =
+        detected_focus({change(ChangeKind::regression, "2024-05-08", "2024-05-12")}, range);
+    REQUIRE(in);
+    CHECK(in->good == 3);
+    CHECK(in->bad == 7);
+    // No regression, or one outside the range: no focus.
+    CHECK_FALSE(
+        detected_focus({change(ChangeKind::improvement, "2024-05-04", "2024-05-16")}, range));
+    CHECK_FALSE(
+        detected_focus({change(ChangeKind::regression, "2024-06-01", "2024-06-05")}, range));
+    CHECK_FALSE(
+        detected_focus({change(ChangeKind::regression, "2024-04-01", "2024-04-05")}, range));
 }

@@ -206,7 +206,7 @@ TEST_CASE("a huge report is trimmed under the limit, keeping verdict and window"
     for (int i = 0; i < 3000; ++i)
         in.hourly[0].candidates["xla"].push_back(
             {"sha" + std::to_string(i), 0, "a", "subject " + std::to_string(i), {}});
-    const auto full = report::render_markdown(in, {"k", 10'000'000, 10});
+    const auto full = report::render_markdown(in, {"k", 10'000'000, 10, {}});
     REQUIRE(full.size() > report::k_comment_limit);
     const auto md = report::render_markdown(in);
     CHECK(md.size() <= report::k_comment_limit);

@@ -332,3 +332,14 @@ TEST_CASE("hourly in-process: exit-code mode aborts on a status of 128 or more, 
     CHECK(journal.find("\nbuild\t") != std::string::npos);
     CHECK(journal.find("\nrun\t") == std::string::npos);
 }
+
+TEST_CASE("hourly in-process: a --state another perfsweep holds stops before a build (issue 29)",
+          "[usecase][hourly][locks]") {
+    Stage s;
+    auto o = s.options();
+    o.state_dir = "st";
+    s.w.files.held_elsewhere.insert("st");
+    CHECK_THROWS_WITH(s.run(o), Catch::Contains("holds --state st"));
+    CHECK(s.w.runners.log.total_builds() == 0);
+    CHECK(s.w.runners.log.total_runs() == 0);
+}

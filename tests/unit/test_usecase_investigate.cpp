@@ -6,9 +6,12 @@
 // the real adapters stay in tests/integration.
 #include "adapters/json/result_json.hpp"
 #include "app/daily.hpp"
+#include "app/dashboard.hpp"
 #include "app/investigate.hpp"
 #include "app/options.hpp"
+#include "report/dashboard_html.hpp"
 #include "support/fakes/world.hpp"
+#include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -16,6 +19,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +35,7 @@ struct Pipeline {
     fakes::World w;
     fakes::CommitLine xla = fakes::make_line("xla", "/src/xla", k_may1 - 3600, 36 * 20, 2400);
     std::size_t culprit = 0;
+    double slow = 536.6; ///< the benchmark from the culprit on (-7 %)
 
     explicit Pipeline(util::UnixSeconds culprit_time) {
         culprit = xla.at_time(culprit_time) + 1;
@@ -41,7 +46,7 @@ struct Pipeline {
             const std::size_t c = r.commits.count("xla") ? xla.index_of(r.commits.at("xla"))
                                                          : nightly_commit(r.label);
             const double noise = 1 + 0.0004 * ((repeat * 7 + static_cast<int>(c)) % 3 - 1);
-            return fakes::Run::of((c >= culprit ? 536.6 : 577.0) * noise);
+            return fakes::Run::of((c >= culprit ? slow : 577.0) * noise);
         };
         w.runners.command = [this](const ports::PointRequest& r) {
             const auto& c = xla.commits.at(nightly_commit(r.label));
@@ -84,14 +89,14 @@ struct Pipeline {
         v.check();
         return app::resolve_investigate(v, {"acme/lbm", &w.actions}).options;
     }
-    /// The earlier nightly jobs: 2024-05-01 .. `last` recorded, one measurement per night.
-    void record_history(const std::string& last) {
+    /// The earlier nightly jobs: `first` .. `last` recorded, one measurement per night.
+    void record_history(const std::string& last, const std::string& first = "2024-05-01") {
         auto o = options({});
         auto runner = w.runners.make(o.daily_runner);
         auto probe = w.runners.make(app::commits_probe_runner(o.daily_runner, o.commits_probe));
         auto history = w.histories.open("history.jsonl");
         app::DailyOptions past;
-        past.dates = {*util::parse_day("2024-05-01"), *util::parse_day(last)};
+        past.dates = {*util::parse_day(first), *util::parse_day(last)};
         past.benchmark = "lbm";
         past.sweep = o.daily.sweep;
         past.sweep.strategy = core::SweepStrategy::exhaustive;
@@ -226,8 +231,8 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
     // +3 %, -3 %, 0 %, +3 % (a cold cache, a clock boost) and later runs quiet. 3 runs per window
     // end of the 7 % step give p ~ 0.05: metric mode used to stop there with "the window ends do
     // not differ significantly" (what 3 H200 runs of a -3.8 % step did), while the nightlies had
-    // shown the step.
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    // shown the step. The culprit (14:20) is one of two commits of the hour 14:00 -> 15:00.
+    Pipeline p(k_may1 + 12 * 86400 + 14 * 3600 + 600);
     p.record_history("2024-05-15");
     const auto quiet = p.w.runners.run;
     p.w.runners.run = [&p, quiet](const ports::PointRequest& r, int repeat) {
@@ -258,9 +263,10 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
 TEST_CASE("investigate in-process: the output links are announced once when the commit stage "
           "confirms the hourly window",
           "[usecase][investigate][hourly]") {
-    // Commits every 40 minutes, hourly states at :40: the window 13:40 -> 14:40 of 2024-05-13
-    // holds one commit (14:20), the culprit, so the commit stage confirms the hourly pair.
-    Pipeline p(k_may1 + 12 * 86400 + 14 * 3600 + 600);
+    // Commits every 40 minutes (:20, :00, :40), hourly states at whole hours: the window 13:00
+    // -> 14:00 of 2024-05-13 holds one commit (13:40), the culprit, so the commit stage confirms
+    // the hourly pair.
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 1800);
     p.record_history("2024-05-15");
     const auto r = app::run_investigate(p.options({}), p.w.adapters);
     REQUIRE(r.outputs.count("culprit"));
@@ -280,7 +286,6 @@ TEST_CASE("investigate in-process: a healthy history is no regression and posts 
     CHECK(r.investigation.daily.empty());
     CHECK(p.w.runners.log.total_builds() == 0);
     CHECK(p.w.runners.log.total_runs() == 3); // today's record only
-    CHECK(p.w.code_hosts.data.repos["acme/lbm"][42].comments.empty());
 }
 
 TEST_CASE("investigate in-process: an explicit release range is decided by its sweep",
@@ -393,4 +398,190 @@ TEST_CASE("investigate in-process on schedule events keeps one sticky issue: ope
     CHECK(closed.issue.state == "closed");
     REQUIRE(closed.comments.size() == 1);
     CHECK_THAT(closed.comments[0].body, Catch::Contains("**Recovered**"));
+}
+
+TEST_CASE("investigate in-process: the detected drop is narrowed first and its hourly stage "
+          "starts before the rest of the range is covered",
+          "[usecase][investigate][focus]") {
+    // The history holds 05-01..05-04 (577), 05-15 and tonight's 05-16 (536.6): detect reports the
+    // drop 05-04 → 05-15. In the range 05-05..05-16 the nightlies also dip 3 % on 05-07..05-09,
+    // which no history shows. The sweep decides the drop's boundary (05-13 | 05-14) first, the
+    // hourly stage runs on it, then the sweep covers the rest and still reports the dip's
+    // boundaries.
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
+    const auto script = p.w.runners.run;
+    p.w.runners.run = [script](const ports::PointRequest& r, int repeat) {
+        auto run = script(r, repeat);
+        if (r.label >= "2024-05-07" && r.label <= "2024-05-09")
+            run.value *= 0.97;
+        return run;
+    };
+    p.record_history("2024-05-04");
+    p.record_history("2024-05-15", "2024-05-15");
+    auto o = p.options({{"from", "2024-05-05"}, {"to", "2024-05-16"}});
+    const auto r = app::run_investigate(o, p.w.adapters);
+    INFO(util::join(p.w.progress.lines, "\n"));
+    const auto& inv = r.investigation;
+    REQUIRE(inv.hourly.size() == 1);
+    REQUIRE(inv.hourly[0].culprit);
+    CHECK(inv.hourly[0].culprit->commit.sha == p.xla.sha(p.culprit));
+    REQUIRE(inv.regressions.size() == 1);
+    CHECK(inv.regressions[0].first_bad == "2024-05-14");
+    // The order of the runs: the daily points (dates) before the first hourly point (a time)
+    // decided the drop; the rest of the range was covered after the hourly stage.
+    const auto& points = p.w.runners.log.points;
+    const auto first_hourly = std::find_if(points.begin(), points.end(), [](const auto& q) {
+        return q.label.find('T') != std::string::npos;
+    });
+    REQUIRE(first_hourly != points.end());
+    std::set<std::string> before, after;
+    for (auto it = points.begin(); it != points.end(); ++it)
+        if (it->label.size() == 10 && it->label < "2024-05-15") // a nightly of the range
+            (it < first_hourly ? before : after).insert(it->label);
+    CHECK(before.size() <= 5);
+    CHECK(!after.empty());
+    // The whole sweep: the dip's two boundaries and the drop, each announced when decided.
+    REQUIRE(inv.daily.size() == 1);
+    std::vector<std::string> found;
+    for (const auto& b : inv.daily[0].sweep.boundaries)
+        found.push_back(inv.daily[0].sweep.points[b.last_before].label + "|" +
+                        inv.daily[0].sweep.points[b.first_after].label + " " +
+                        std::string(core::to_string(b.kind)));
+    CHECK(found == std::vector<std::string>{"2024-05-06|2024-05-07 regression",
+                                            "2024-05-09|2024-05-10 improvement",
+                                            "2024-05-13|2024-05-14 regression"});
+    const auto& lines = p.w.progress.lines;
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+              return l.rfind("boundary 2024-05-13 → 2024-05-14: regression", 0) == 0;
+          }) == 1);
+}
+
+TEST_CASE("investigate in-process: the first bad night, one new point, is measured again and "
+          "narrowed to the culprit in the same run",
+          "[usecase][investigate]") {
+    // The culprit lands on 2024-05-15 13:40: the nightly of 05-16 (recorded now) is the first and
+    // only point of the new level, 6 % down. One point cannot tell an outlier from a new level;
+    // the same nightly measured again can.
+    Pipeline p(k_may1 + 14 * 86400 + 13 * 3600 + 1800);
+    p.slow = 577.0 * 0.94;
+    p.record_history("2024-05-15");
+    const auto r = app::run_investigate(p.options({}), p.w.adapters);
+    INFO(util::join(p.w.progress.lines, "\n"));
+    CHECK(r.verdict == "regression");
+    CHECK_THAT(r.investigation.detect.reason,
+               Catch::Contains("the nightly 2024-05-16 measured again") &&
+                   Catch::Contains("first point of a new level"));
+    REQUIRE(r.investigation.regressions.size() == 1);
+    CHECK(r.investigation.regressions[0].last_good == "2024-05-15");
+    CHECK(r.investigation.regressions[0].first_bad == "2024-05-16");
+    REQUIRE(r.outputs.count("culprit"));
+    CHECK(r.outputs.at("culprit") == "xla@" + p.xla.sha(p.culprit));
+    // Every run is counted: the record, the new runs of 05-16, the daily and the source stages.
+    CHECK(r.investigation.spend.runs == p.w.runners.log.total_runs());
+    CHECK(p.w.runners.log.runs.at("2024-05-16") >= 6);
+}
+
+TEST_CASE("investigate in-process: a lone low newest point that is back at the level when "
+          "measured again is a transient outlier",
+          "[usecase][investigate]") {
+    Pipeline p(k_may1 + 40 * 86400); // no culprit in these nightlies
+    p.record_history("2024-05-15");
+    const auto quiet = p.w.runners.run;
+    int runs_of_16 = 0;
+    p.w.runners.run = [&](const ports::PointRequest& r, int repeat) {
+        auto run = quiet(r, repeat);
+        if (r.label == "2024-05-16" && runs_of_16++ < 3) // a bad hour of the machine
+            run.value *= 0.93;
+        return run;
+    };
+    const auto r = app::run_investigate(p.options({}), p.w.adapters);
+    INFO(util::join(p.w.progress.lines, "\n"));
+    CHECK(r.verdict == "no_regression");
+    CHECK_THAT(r.investigation.detect.reason, Catch::Contains("transient outlier"));
+    CHECK(r.investigation.daily.empty());
+    CHECK(p.w.runners.log.total_builds() == 0);
+    CHECK(runs_of_16 == 6); // the record's 3 runs and 3 more
+}
+
+TEST_CASE("investigate keeps its result beside the history: the dashboard marks its window, hour "
+          "and culprit, and the comment links the series' page and chart",
+          "[usecase][investigate][dashboard]") {
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
+    p.record_history("2024-05-15");
+    auto o =
+        p.options({{"comment", ""}, {"pr", "42"}, {"dashboard-url", "https://acme.github.io/lbm"}});
+    const auto r = app::run_investigate(o, p.w.adapters);
+    REQUIRE(r.outputs.count("culprit"));
+    // Kept beside the history, named by its window and series.
+    const auto& beside = p.w.histories.at("history.jsonl").beside;
+    REQUIRE(beside.size() == 1);
+    const std::string kept = beside.begin()->first;
+    CHECK(kept.rfind("investigations/2024-05-13_2024-05-14_lbm-mlups-", 0) == 0);
+    // The dashboard of that history draws the investigation on its series' chart.
+    app::DashboardRequest d;
+    d.history = "history.jsonl";
+    d.out_dir = "site";
+    const auto res = app::run_dashboard(d, p.w.adapters, adapters::read_result_document);
+    CHECK(res.series == 1);
+    CHECK(res.investigations == 1);
+    const auto key = core::investigation_series(r.investigation);
+    const std::string& page = p.w.files.files.at("site/" + report::series_page(key));
+    const std::string sha = p.xla.sha(p.culprit);
+    CHECK_THAT(page, Catch::Contains("class=\"mk-nightly\"") &&
+                         Catch::Contains("data-from=\"2024-05-13\" data-to=\"2024-05-14\""));
+    CHECK_THAT(page,
+               Catch::Contains("class=\"mk-hour\"") && Catch::Contains("data-sha=\"" + sha + "\""));
+    CHECK_THAT(page, Catch::Contains("https://github.com/acme/xla/commit/" + sha));
+    CHECK(p.w.files.files.count("site/" + report::series_image(key)));
+    CHECK(p.w.files.files.count("site/investigations/" + kept.substr(15, kept.size() - 20) +
+                                ".html"));
+    // The sticky comment links that page and shows that chart.
+    const auto& comments = p.w.code_hosts.data.repos["acme/lbm"][42].comments;
+    REQUIRE(comments.size() == 1);
+    CHECK_THAT(
+        comments[0].body,
+        Catch::Contains("(https://acme.github.io/lbm/" + report::series_page(key) + ")") &&
+            Catch::Contains("(https://acme.github.io/lbm/" + report::series_image(key) + ")"));
+
+    SECTION("published into a branch: the site's files beside that branch's history") {
+        d.publish = "gh-pages";
+        d.publish_dir = "perf";
+        CHECK(app::run_dashboard(d, p.w.adapters, adapters::read_result_document).published ==
+              "gh-pages:perf");
+        const auto& site = p.w.histories.at("gh-pages").beside;
+        CHECK(site.count(".nojekyll"));
+        CHECK(site.count("perf/index.html"));
+        CHECK(site.at("perf/" + report::series_page(key)) == page);
+    }
+    SECTION("a store that cannot keep it is a warning, not a failed investigation") {
+        struct Refusing final : ports::HistoryStore {
+            ports::HistoryLoad load() override { return {}; }
+            void append(const std::vector<core::Measurement>&) override {}
+            std::size_t append_missing(const std::vector<core::Measurement>&) override { return 0; }
+            void write_beside(const std::vector<ports::SideFile>&) override {
+                throw_infra("push rejected");
+            }
+            std::vector<ports::SideFile> read_beside(const std::string&) override { return {}; }
+            std::string describe() const override { return "refusing"; }
+        } refusing;
+        CHECK(app::keep_investigation(refusing, r.investigation, p.w.progress).empty());
+        CHECK_THAT(p.w.progress.lines.back(), Catch::Contains("warning: the result was not kept") &&
+                                                  Catch::Contains("push rejected"));
+    }
+}
+
+TEST_CASE("investigate in-process: a --state another perfsweep holds stops before anything runs "
+          "(issue 29)",
+          "[usecase][investigate][locks]") {
+    // Two investigations on one --state measured every date twice; the lock is held for the whole
+    // pipeline (its daily and hourly stages take it again within the process).
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    auto o = p.options({{"state", "st"}, {"from", "2024-05-08"}, {"to", "2024-05-16"}});
+    p.w.files.held_elsewhere.insert("st");
+    CHECK_THROWS_WITH(app::run_investigate(o, p.w.adapters), Catch::Contains("holds --state st"));
+    CHECK(p.w.runners.log.total_runs() == 0);
+    p.w.files.held_elsewhere.clear();
+    o.record.reset();
+    app::run_investigate(o, p.w.adapters);
+    CHECK(p.w.files.locked.at("st") >= 1);
 }

@@ -216,3 +216,33 @@ TEST_CASE("record: several metrics of one output, each its own series; a missing
         CHECK(core::testbed_of(ms.at(0)) == "dgx-h100");
     }
 }
+
+TEST_CASE("detect --metric decodes only that metric's records, and older names still join; a "
+          "series not there lists every series",
+          "[usecase][detect][series]") {
+    // detect with --metric reads the history through load_matching (a JSON Lines history skips
+    // the other metrics' lines undecoded: issue 29, 1e6 points): every fold of group_series stays
+    // within one metric, so the points stored under an older name or without one still join.
+    fakes::World w;
+    std::vector<core::Measurement> all;
+    for (int d = 0; d < 6; ++d) {
+        const std::string label = "d" + std::to_string(d);
+        all.push_back(point(d < 3 ? "bash bench/run.sh 256 200" : "run.sh", "NVIDIA H100 80GB HBM3",
+                            d < 4 ? 100 : 80, label));
+        auto other = point("train.py", "NVIDIA H100 80GB HBM3", 5, label);
+        other.metric = "step_time";
+        all.push_back(other);
+    }
+    w.histories.open("h.jsonl")->append(all);
+    app::DetectRequest r;
+    r.history = "h.jsonl";
+    r.metric = "MLUPS";
+    r.benchmark = "run.sh";
+    const auto out = app::run_detect_all(r, w.adapters);
+    REQUIRE(out.series.size() == 1);
+    CHECK(out.series[0].result.points == 6); // 3 of them stored under the command line
+    r.benchmark = "lbm";
+    CHECK_THROWS_WITH(app::run_detect_all(r, w.adapters),
+                      Catch::Contains("matches --benchmark 'lbm' --metric 'MLUPS'") &&
+                          Catch::Contains("train.py"));
+}

@@ -17,6 +17,14 @@
 #define PERFSWEEP_GIT_NAME_IS_VALID 0
 #endif
 
+// git_remote_redirect_t (fetch and push options' follow_redirects) appeared in libgit2 1.4.
+#if (LIBGIT2_VER_MAJOR > 1 || (LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR >= 4)) &&               \
+    !defined(PERFSWEEP_OLDEST_DEPS)
+#define PERFSWEEP_GIT_REDIRECTS 1
+#else
+#define PERFSWEEP_GIT_REDIRECTS 0
+#endif
+
 namespace perfsweep::adapters::compat {
 
 namespace {
@@ -55,12 +63,31 @@ bool reference_name_is_valid(const std::string& refname) {
 #endif
 }
 
+bool refuse_offsite_redirects([[maybe_unused]] git_fetch_options& options) {
+#if PERFSWEEP_GIT_REDIRECTS
+    options.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool refuse_offsite_redirects([[maybe_unused]] git_push_options& options) {
+#if PERFSWEEP_GIT_REDIRECTS
+    options.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
+    return true;
+#else
+    return false;
+#endif
+}
+
 std::string describe() {
     return std::string("libcurl ") + LIBCURL_VERSION +
            (PERFSWEEP_CURL_PROTOCOLS_STR ? " CURLOPT_PROTOCOLS_STR" : " CURLOPT_PROTOCOLS") +
            ", libgit2 " + LIBGIT2_VERSION +
            (PERFSWEEP_GIT_NAME_IS_VALID ? " git_reference_name_is_valid"
-                                        : " git_reference_is_valid_name");
+                                        : " git_reference_is_valid_name") +
+           (PERFSWEEP_GIT_REDIRECTS ? " follow_redirects" : " (no follow_redirects)");
 }
 
 } // namespace perfsweep::adapters::compat

@@ -5,6 +5,7 @@
 // PERFSWEEP_OLDEST_DEPS forces the older calls on newer libraries (CI builds and tests both).
 
 #include <curl/curl.h>
+#include <git2.h>
 
 #include <string>
 
@@ -18,6 +19,14 @@ CURLcode restrict_to_http(CURL* curl);
 /// (git_reference_name_is_valid on libgit2 >= 1.2, else git_reference_is_valid_name).
 /// The caller has initialised libgit2.
 bool reference_name_is_valid(const std::string& refname);
+
+/// Forbid redirects to another host in a fetch (`follow_redirects` = none, libgit2 >= 1.4).
+/// Returns false where libgit2 has no such setting: its transport then follows a redirect of the
+/// first request, and the credentials callback (adapters/git/credentials) keeps the token home.
+bool refuse_offsite_redirects(git_fetch_options& options);
+
+/// The same for a push.
+bool refuse_offsite_redirects(git_push_options& options);
 
 /// Which calls this build uses, e.g. "libcurl CURLOPT_PROTOCOLS_STR, libgit2
 /// git_reference_name_is_valid" (for test logs).

@@ -1,5 +1,8 @@
 #include "adapters/git/libgit2_repo.hpp"
 
+#include "adapters/compat/library_compat.hpp"
+#include "adapters/git/credentials.hpp"
+#include "adapters/system/path_lock.hpp"
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
 
@@ -147,14 +150,6 @@ core::CommitInfo parse_raw_commit(std::string sha, std::string_view raw) {
     return info;
 }
 
-int fetch_credentials(git_credential** out, const char* /*url*/, const char* /*user*/,
-                      unsigned int allowed, void* payload) {
-    const auto* token = static_cast<const std::string*>(payload);
-    if (token->empty() || !(allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
-        return GIT_PASSTHROUGH;
-    return git_credential_userpass_plaintext_new(out, "x-access-token", token->c_str());
-}
-
 class Libgit2Repo final : public ports::SourceRepo {
 public:
     Libgit2Repo(std::string name, std::string path)
@@ -166,6 +161,13 @@ public:
         if (git_repository_is_bare(m_repo.p))
             throw_usage("--repo " + m_name + "=" + m_path +
                         ": a bare repository; expected a clone with a worktree");
+        // The worktree is checked out, built and measured state by state: one perfsweep at a
+        // time (a second one would measure states the first had checked out, and blame the
+        // wrong commit). The lock is per worktree (a linked worktree has its own git dir).
+        m_lock = hold_dir_lock(git_repository_path(m_repo.p), "--repo " + m_name + "=" + m_path,
+                               "wait for it to finish, or give this search its own clone or "
+                               "worktree (git worktree add): two searches checking out one "
+                               "worktree measure each other's states");
     }
 
     const std::string& name() const override { return m_name; }
@@ -295,18 +297,21 @@ public:
         ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF | GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
         if (git_remote_create_with_opts(&r.p, url.c_str(), &ro) != 0)
             fail("set up remote '" + remote + "' for --fetch");
-        std::string token;
+        TokenCredentials cred;
         if (!token_env.empty())
             if (const char* v = std::getenv(token_env.c_str()))
-                token = v;
+                cred.token = v;
+        const std::string& token = cred.token;
+        cred.origin = url_origin(url);
         git_fetch_options fo = GIT_FETCH_OPTIONS_INIT;
-        fo.callbacks.credentials = fetch_credentials;
-        fo.callbacks.payload = &token;
+        fo.callbacks.credentials = token_credentials;
+        fo.callbacks.payload = &cred;
+        compat::refuse_offsite_redirects(fo); // the token stays with the remote's host
         std::string spec = "+refs/heads/*:refs/remotes/" + remote + "/*";
         char* specs[] = {spec.data()};
         git_strarray refspecs{specs, 1};
         if (git_remote_fetch(r.p, &refspecs, &fo, nullptr) != 0) {
-            std::string msg = last_error();
+            std::string msg = cred.refused.empty() ? last_error() : cred.refused;
             if (!token.empty())
                 for (auto pos = msg.find(token); pos != std::string::npos; pos = msg.find(token))
                     msg.replace(pos, token.size(), "***");
@@ -354,6 +359,7 @@ private:
     std::string m_name;
     std::string m_path;
     RepoHandle m_repo;
+    std::unique_ptr<PathLock> m_lock;
 };
 
 } // namespace

@@ -20,13 +20,32 @@
 namespace perfsweep::adapters {
 namespace {
 
+/// Where a reply goes while it arrives, with the caps that stop a reply that never ends.
+struct Sink {
+    HttpReply* reply;
+    std::size_t max_body;
+    std::size_t header_bytes = 0;
+};
+constexpr std::size_t k_max_header_bytes = 1 << 20; ///< all header lines of one reply
+
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
-    static_cast<std::string*>(user)->append(data, size * n);
+    auto* sink = static_cast<Sink*>(user);
+    if (sink->reply->body.size() + size * n > sink->max_body) {
+        sink->reply->too_large = true;
+        return 0; // libcurl stops: CURLE_WRITE_ERROR
+    }
+    sink->reply->body.append(data, size * n);
     return size * n;
 }
 
 std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
-    auto* headers = static_cast<std::map<std::string, std::string>*>(user);
+    auto* sink = static_cast<Sink*>(user);
+    sink->header_bytes += size * n;
+    if (sink->header_bytes > k_max_header_bytes) {
+        sink->reply->too_large = true;
+        return 0;
+    }
+    auto* headers = &sink->reply->headers;
     const std::string line(data, size * n);
     const auto colon = line.find(':');
     if (colon != std::string::npos) {
@@ -222,17 +241,26 @@ HttpReply GitHubClient::perform(const std::string& method, const std::string& ur
     if (compat::restrict_to_http(c) != CURLE_OK)     // fail closed: never send the token elsewhere
         throw_infra("libcurl: cannot restrict requests to http and https");
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    Sink sink{&reply, m_opt.max_reply_bytes};
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply.body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &reply.headers);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &sink);
+    // A reply that announces more than the cap is refused before its body is read.
+    curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(m_opt.max_reply_bytes));
     if (!body.empty() || method == "POST" || method == "PATCH") {
         curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
         curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
     }
     const CURLcode rc = curl_easy_perform(c);
+    if (rc == CURLE_FILESIZE_EXCEEDED)
+        reply.too_large = true;
     if (rc != CURLE_OK) {
         reply.status = 0;
+        if (reply.too_large) {
+            reply.body.clear();
+            reply.headers.clear();
+        }
         reply.transport_error =
             server_text(errbuf[0] ? errbuf : curl_easy_strerror(rc), m_opt.token);
         return reply;
@@ -252,6 +280,11 @@ std::optional<HttpReply> GitHubClient::request(const std::string& method, const 
     double backoff = m_opt.backoff_s;
     for (int attempt = 1;; ++attempt) {
         HttpReply r = perform(method, url, body);
+        if (r.too_large) // a reply that never ends is not retried
+            throw_infra("GitHub API " + what + ": the reply is larger than " +
+                        std::to_string(m_opt.max_reply_bytes >> 20) +
+                        " MiB (or its headers than 1 MiB); not read further (a proxy or server "
+                        "that does not end its reply?)");
         const bool last = attempt >= m_opt.max_attempts;
         if (r.status == 0 || r.status >= 500) {
             if (!idempotent) {
@@ -271,10 +304,16 @@ std::optional<HttpReply> GitHubClient::request(const std::string& method, const 
             backoff *= 2;
             continue;
         }
+        // A secondary rate limit may come as a 403 with nothing but its message: GitHub then
+        // asks for at least a minute's wait, longer after each refusal (the backoff below).
         const bool limited =
-            r.status == 429 || (r.status == 403 && (r.headers.count("retry-after") ||
-                                                    (r.headers.count("x-ratelimit-remaining") &&
-                                                     r.headers["x-ratelimit-remaining"] == "0")));
+            r.status == 429 ||
+            (r.status == 403 &&
+             (r.headers.count("retry-after") ||
+              (r.headers.count("x-ratelimit-remaining") &&
+               r.headers["x-ratelimit-remaining"] == "0") ||
+              util::to_lower(raw_api_message(r.body)).find("secondary rate limit") !=
+                  std::string::npos));
         if (limited) {
             double wait = backoff * 60;
             if (auto ra = r.headers.find("retry-after"); ra != r.headers.end()) {
@@ -295,6 +334,18 @@ std::optional<HttpReply> GitHubClient::request(const std::string& method, const 
             m_clock.sleep(wait);
             backoff *= 2;
             continue;
+        }
+        if (r.status >= 300 && r.status < 400) {
+            // Never followed: the token must not go to another URL, and a write answered with a
+            // redirect did not happen. GitHub answers so for a renamed or transferred repository.
+            const auto to = r.headers.find("location");
+            throw_infra("GitHub API " + what + ": " + std::to_string(r.status) + " moved" +
+                        (to == r.headers.end()
+                             ? std::string(" (no Location)")
+                             : " to " + server_text(to->second, m_opt.token, 300)) +
+                        "; nothing was changed. The repository was probably renamed or "
+                        "transferred: use its new OWNER/NAME (perfsweep does not follow "
+                        "redirects with the token)");
         }
         if (return_403_404 && (r.status == 403 || r.status == 404))
             return r;

@@ -6,6 +6,7 @@
 #include "ports/code_host.hpp"
 #include "util/version.hpp"
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -22,6 +23,9 @@ struct GitHubOptions {
     int max_attempts = 5;    ///< per request, for retryable failures
     double backoff_s = 1;    ///< first retry delay, doubled each time
     double max_wait_s = 900; ///< longest rate-limit wait accepted; longer → error
+    /// Largest reply body read (64 MiB: 100 comments of 65,536 4-byte characters fit); a longer
+    /// one is an error, whatever its Content-Length said.
+    std::size_t max_reply_bytes = 64u << 20;
 };
 
 /// One HTTP exchange.
@@ -30,6 +34,7 @@ struct HttpReply {
     std::map<std::string, std::string> headers; ///< lower-case names
     std::string body;
     std::string transport_error; ///< curl's message when status is 0
+    bool too_large = false;      ///< the body or the headers went past their cap (status 0)
 };
 
 /// GitHub REST implementation of ports::CodeHost.

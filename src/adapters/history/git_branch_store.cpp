@@ -1,8 +1,10 @@
 #include "adapters/history/git_branch_store.hpp"
 
 #include "adapters/compat/library_compat.hpp"
+#include "adapters/git/credentials.hpp"
 #include "adapters/git/git_handles.hpp"
 #include "adapters/git/libgit2_repo.hpp"
+#include "adapters/history/side_files.hpp"
 #include "adapters/json/measurement_json.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -13,6 +15,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -78,20 +81,17 @@ private:
     int m_fd = -1;
 };
 
-/// Shared payload of the libgit2 remote callbacks.
+/// Shared payload of the libgit2 remote callbacks (the credentials first: token_credentials
+/// reads its payload as TokenCredentials).
 struct CallbackState {
-    const std::string* token = nullptr;
-    int tries = 0;
+    TokenCredentials cred;
     bool rejected = false;
 };
 
-int branch_store_credentials(git_credential** out, const char*, const char*, unsigned int allowed,
-                             void* payload) {
+int branch_store_credentials(git_credential** out, const char* url, const char* user,
+                             unsigned int allowed, void* payload) {
     auto* st = static_cast<CallbackState*>(payload);
-    if (!st || !st->token || st->token->empty() || st->tries++ > 0 ||
-        !(allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
-        return GIT_PASSTHROUGH;
-    return git_credential_userpass_plaintext_new(out, "x-access-token", st->token->c_str());
+    return token_credentials(out, url, user, allowed, st ? &st->cred : nullptr);
 }
 
 int push_update_cb(const char*, const char* status, void* payload) {
@@ -277,6 +277,14 @@ struct GitBranchStore::Impl {
         return true;
     }
 
+    /// The callbacks' state: the token, for the remote's origin only.
+    CallbackState state() const {
+        CallbackState st;
+        st.cred.token = opt.token;
+        st.cred.origin = url_origin(remote_url);
+        return st;
+    }
+
     git_remote_callbacks callbacks(CallbackState& st) const {
         git_remote_callbacks cb;
         git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
@@ -300,16 +308,21 @@ struct GitBranchStore::Impl {
 
     void fetch() const {
         RemotePtr r = remote();
-        CallbackState cred{&opt.token};
+        CallbackState cred = state();
         git_fetch_options fo;
         git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
         fo.callbacks = callbacks(cred);
         fo.prune = GIT_FETCH_NO_PRUNE;
         fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+        compat::refuse_offsite_redirects(fo); // the token stays with the remote's host
         const std::string refspec = "+refs/heads/" + spec.branch + ":" + tip_ref;
         char* specs[] = {const_cast<char*>(refspec.c_str())};
         git_strarray arr{specs, 1};
-        check(git_remote_fetch(r.get(), &arr, &fo, nullptr), "fetching " + spec.branch);
+        const int rc = git_remote_fetch(r.get(), &arr, &fo, nullptr);
+        if (rc < 0 && !cred.cred.refused.empty())
+            throw_infra("history '" + where() + "': fetching " + spec.branch + ": " +
+                        cred.cred.refused);
+        check(rc, "fetching " + spec.branch);
     }
 
     /// Push `commit` to the branch; false when rejected because the branch moved.
@@ -321,14 +334,18 @@ struct GitBranchStore::Impl {
               "staging the push");
         RefPtr keep(r);
         RemotePtr rem = remote();
-        CallbackState st{&opt.token};
+        CallbackState st = state();
         git_push_options po;
         git_push_options_init(&po, GIT_PUSH_OPTIONS_VERSION);
         po.callbacks = callbacks(st);
+        compat::refuse_offsite_redirects(po);
         const std::string refspec = out_ref + ":refs/heads/" + spec.branch;
         char* specs[] = {const_cast<char*>(refspec.c_str())};
         git_strarray arr{specs, 1};
         const int rc = git_remote_push(rem.get(), &arr, &po);
+        if (rc < 0 && !st.cred.refused.empty())
+            throw_infra("history '" + where() + "': pushing " + spec.branch + ": " +
+                        st.cred.refused);
         if (rc == GIT_ENONFASTFORWARD)
             return false;
         if (rc < 0) {
@@ -343,6 +360,45 @@ struct GitBranchStore::Impl {
         return !st.rejected;
     }
 };
+
+namespace {
+
+/// Publish a commit that `build` makes on a fresh read of the tip (nullopt: nothing to write),
+/// by a compare-and-swap of the branch (or a push); when another writer moved the branch first,
+/// back off with jitter and build again on the new tip. Returns whether a commit was published;
+/// throws after `max_attempts`, `what` naming what was not written.
+template <class Build>
+bool publish_on_tip(GitBranchStore::Impl& im, int& reapplied, const std::string& what,
+                    const Build& build) {
+    std::mt19937 rng(std::random_device{}());
+    std::string why;
+    for (int attempt = 1; attempt <= im.opt.max_attempts; ++attempt) {
+        if (im.network)
+            im.fetch();
+        const auto parent = im.tip();
+        const std::optional<git_oid> commit = build(parent);
+        if (!commit)
+            return false;
+        if (im.opt.before_swap)
+            im.opt.before_swap(attempt);
+        if (im.network ? im.push(*commit, why) : im.cas(im.tip_ref, parent, *commit, why)) {
+            if (im.network) {
+                git_reference* r = nullptr;
+                git_reference_create(&r, im.repo.get(), im.tip_ref.c_str(), &*commit, 1, nullptr);
+                git_reference_free(r);
+            }
+            return true;
+        }
+        // Another writer got there first: back off with jitter, then re-apply on the new tip.
+        ++reapplied;
+        std::uniform_int_distribution<int> ms(1, 10 * std::min(attempt, 10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
+    }
+    throw_infra("history '" + im.where() + "': gave up after " +
+                std::to_string(im.opt.max_attempts) + " attempts (last: " + why + "); " + what);
+}
+
+} // namespace
 
 GitBranchStore::GitBranchStore(GitHistorySpec spec, GitStoreOptions options)
     : m_impl(std::make_unique<Impl>()) {
@@ -433,58 +489,200 @@ std::size_t GitBranchStore::write_batch(const std::vector<core::Measurement>& re
     std::vector<std::string> encoded;
     for (const auto& m : records)
         encoded.push_back(measurement_to_json(m));
-    std::mt19937 rng(std::random_device{}());
     std::unique_ptr<FileLock> lock;
     if (im.network)
         lock = std::make_unique<FileLock>(im.lock_path);
-    std::string why;
-    for (int attempt = 1; attempt <= im.opt.max_attempts; ++attempt) {
-        if (im.network)
-            im.fetch();
-        // Every attempt starts from a fresh read of the tip and re-applies only `records`.
-        const auto parent = im.tip();
-        std::string content = im.read_file_at(parent);
-        // Only the lines the tip lacks (counted: k copies against j stored append k - j).
-        std::multiset<std::string> stored;
-        if (only_missing)
-            for (const auto& line : util::split(content, '\n'))
-                stored.insert(
-                    line.empty() || line.back() != '\r' ? line : line.substr(0, line.size() - 1));
-        std::string lines;
-        std::size_t count = 0;
-        for (const auto& line : encoded) {
-            if (auto it = stored.find(line); it != stored.end()) {
-                stored.erase(it);
-                continue;
-            }
-            lines += line + "\n";
-            ++count;
+    std::size_t written = 0;
+    // Every attempt starts from a fresh read of the tip and re-applies only `records`.
+    publish_on_tip(im, m_reapplied, "nothing was written",
+                   [&](const std::optional<git_oid>& parent) -> std::optional<git_oid> {
+                       std::string content = im.read_file_at(parent);
+                       // Only the lines the tip lacks (counted: k copies against j stored
+                       // append k - j).
+                       std::multiset<std::string> stored;
+                       if (only_missing)
+                           for (const auto& line : util::split(content, '\n'))
+                               stored.insert(line.empty() || line.back() != '\r'
+                                                 ? line
+                                                 : line.substr(0, line.size() - 1));
+                       std::string lines;
+                       std::size_t count = 0;
+                       for (const auto& line : encoded) {
+                           if (auto it = stored.find(line); it != stored.end()) {
+                               stored.erase(it);
+                               continue;
+                           }
+                           lines += line + "\n";
+                           ++count;
+                       }
+                       written = count;
+                       if (count == 0)
+                           return std::nullopt;
+                       if (!content.empty() && content.back() != '\n')
+                           content += '\n';
+                       content += lines;
+                       return im.make_commit(parent, content, count);
+                   });
+    return written;
+}
+
+// Files beside the history: blobs in the branch's tree next to the history file, written as one
+// commit on the tip and published like an append (compare-and-swap or push, re-applied on a
+// fresh tip when another writer moved the branch first).
+
+namespace {
+
+/// The folder of the history file inside the branch ("" at the root), with a trailing '/'.
+std::string side_prefix(const GitHistorySpec& spec) {
+    const auto slash = spec.file.rfind('/');
+    return slash == std::string::npos ? "" : spec.file.substr(0, slash + 1);
+}
+
+/// The tree `base` (null: empty) with the blob `blob` at `parts[at..]`, written; its id.
+git_oid tree_with_blob(const GitBranchStore::Impl& im, const git_tree* base,
+                       const std::vector<std::string>& parts, std::size_t at, const git_oid& blob) {
+    git_treebuilder* tb = nullptr;
+    im.check(git_treebuilder_new(&tb, im.repo.get(), base), "building a tree");
+    TbPtr builder(tb);
+    const std::string& name = parts[at];
+    if (at + 1 == parts.size()) {
+        im.check(git_treebuilder_insert(nullptr, tb, name.c_str(), &blob, GIT_FILEMODE_BLOB),
+                 "building a tree");
+    } else {
+        TreePtr sub;
+        const git_tree_entry* e = base ? git_tree_entry_byname(base, name.c_str()) : nullptr;
+        if (e && git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+            git_tree* t = nullptr;
+            im.check(git_tree_lookup(&t, im.repo.get(), git_tree_entry_id(e)), "reading a tree");
+            sub.reset(t);
         }
-        if (count == 0)
-            return 0;
-        if (!content.empty() && content.back() != '\n')
-            content += '\n';
-        content += lines;
-        const git_oid commit = im.make_commit(parent, content, count);
-        if (im.opt.before_swap)
-            im.opt.before_swap(attempt);
-        const bool ok = im.network ? im.push(commit, why) : im.cas(im.tip_ref, parent, commit, why);
-        if (ok) {
-            if (im.network) {
-                git_reference* r = nullptr;
-                git_reference_create(&r, im.repo.get(), im.tip_ref.c_str(), &commit, 1, nullptr);
-                git_reference_free(r);
-            }
-            return count;
-        }
-        // Another writer got there first: back off with jitter, then re-apply on the new tip.
-        ++m_reapplied;
-        std::uniform_int_distribution<int> ms(1, 10 * std::min(attempt, 10));
-        std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
+        const git_oid sub_id = tree_with_blob(im, sub.get(), parts, at + 1, blob);
+        im.check(git_treebuilder_insert(nullptr, tb, name.c_str(), &sub_id, GIT_FILEMODE_TREE),
+                 "building a tree");
     }
-    throw_infra("history '" + im.where() + "': gave up after " +
-                std::to_string(im.opt.max_attempts) + " attempts (last: " + why +
-                "); nothing was written");
+    git_oid id;
+    im.check(git_treebuilder_write(&id, tb), "writing a tree");
+    return id;
+}
+
+/// A commit on `parent` (none: a root commit) whose tree is the parent's with `files` set.
+git_oid commit_side_files(const GitBranchStore::Impl& im, const std::optional<git_oid>& parent,
+                          const std::vector<ports::SideFile>& files) {
+    CommitPtr parent_commit;
+    git_oid tree_id{};
+    bool have_tree = false;
+    if (parent) {
+        git_commit* c = nullptr;
+        im.check(git_commit_lookup(&c, im.repo.get(), &*parent), "reading the branch tip");
+        parent_commit.reset(c);
+        tree_id = *git_commit_tree_id(c);
+        have_tree = true;
+    }
+    for (const auto& f : files) {
+        git_oid blob;
+        im.check(
+            git_blob_create_from_buffer(&blob, im.repo.get(), f.content.data(), f.content.size()),
+            "writing " + f.path);
+        TreePtr base;
+        if (have_tree) {
+            git_tree* t = nullptr;
+            im.check(git_tree_lookup(&t, im.repo.get(), &tree_id), "reading the tree");
+            base.reset(t);
+        }
+        tree_id = tree_with_blob(im, base.get(), util::split(side_prefix(im.spec) + f.path, '/'), 0,
+                                 blob);
+        have_tree = true;
+    }
+    git_tree* t = nullptr;
+    im.check(git_tree_lookup(&t, im.repo.get(), &tree_id), "reading the new tree");
+    TreePtr tree(t);
+    git_signature* s = nullptr;
+    im.check(git_signature_now(&s, "perfsweep", "perfsweep@users.noreply.github.com"), "signature");
+    SigPtr sig(s);
+    const git_commit* parents[1] = {parent_commit.get()};
+    const std::string msg = "perfsweep: write " + std::to_string(files.size()) + " file" +
+                            (files.size() == 1 ? "" : "s") + " (" +
+                            files.front().path.substr(0, 80) + (files.size() > 1 ? ", ..." : "") +
+                            ")\n";
+    git_oid id;
+    im.check(git_commit_create(&id, im.repo.get(), nullptr, sig.get(), sig.get(), nullptr,
+                               msg.c_str(), tree.get(), parent ? 1 : 0, parents),
+             "creating the commit");
+    return id;
+}
+
+/// Every blob under `tree` into `out`, named `prefix` + its path.
+void collect_blobs(const GitBranchStore::Impl& im, const git_tree* tree, const std::string& prefix,
+                   std::vector<ports::SideFile>& out) {
+    for (std::size_t i = 0; i < git_tree_entrycount(tree); ++i) {
+        const git_tree_entry* e = git_tree_entry_byindex(tree, i);
+        const std::string name = prefix + git_tree_entry_name(e);
+        if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+            git_tree* t = nullptr;
+            im.check(git_tree_lookup(&t, im.repo.get(), git_tree_entry_id(e)), "reading " + name);
+            TreePtr sub(t);
+            collect_blobs(im, sub.get(), name + "/", out);
+        } else if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+                   git_tree_entry_filemode(e) != GIT_FILEMODE_LINK) {
+            git_blob* b = nullptr;
+            im.check(git_blob_lookup(&b, im.repo.get(), git_tree_entry_id(e)), "reading " + name);
+            BlobPtr blob(b);
+            out.push_back({name, std::string(static_cast<const char*>(git_blob_rawcontent(b)),
+                                             static_cast<std::size_t>(git_blob_rawsize(b)))});
+        }
+    }
+}
+
+} // namespace
+
+void GitBranchStore::write_beside(const std::vector<ports::SideFile>& files) {
+    auto& im = *m_impl;
+    const std::string prefix = side_prefix(im.spec);
+    check_side_files(files, im.spec.file.substr(prefix.size()), im.where());
+    if (files.empty())
+        return;
+    std::unique_ptr<FileLock> lock;
+    if (im.network)
+        lock = std::make_unique<FileLock>(im.lock_path);
+    publish_on_tip(im, m_reapplied, "no file beside it was written",
+                   [&](const std::optional<git_oid>& parent) -> std::optional<git_oid> {
+                       return commit_side_files(im, parent, files);
+                   });
+}
+
+std::vector<ports::SideFile> GitBranchStore::read_beside(const std::string& folder) {
+    if (const std::string why = side_path_problem(folder); !why.empty())
+        throw_usage("folder '" + folder.substr(0, 80) + "' beside history '" + m_impl->where() +
+                    "': " + why);
+    auto& im = *m_impl;
+    std::unique_ptr<FileLock> lock;
+    if (im.network) {
+        lock = std::make_unique<FileLock>(im.lock_path);
+        im.fetch();
+    }
+    const auto at = im.tip();
+    if (!at)
+        return {};
+    git_commit* c = nullptr;
+    im.check(git_commit_lookup(&c, im.repo.get(), &*at), "reading the branch tip");
+    CommitPtr commit(c);
+    git_tree* t = nullptr;
+    im.check(git_commit_tree(&t, commit.get()), "reading the tip's tree");
+    TreePtr root(t);
+    const std::string prefix = side_prefix(im.spec);
+    git_tree_entry* e = nullptr;
+    if (git_tree_entry_bypath(&e, root.get(), (prefix + folder).c_str()) != 0)
+        return {};
+    TreeEntryPtr entry(e);
+    if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
+        return {};
+    git_tree* sub = nullptr;
+    im.check(git_tree_lookup(&sub, im.repo.get(), git_tree_entry_id(e)), "reading " + folder);
+    TreePtr tree(sub);
+    std::vector<ports::SideFile> out;
+    collect_blobs(im, tree.get(), folder + "/", out);
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+    return out;
 }
 
 } // namespace perfsweep::adapters

@@ -52,6 +52,10 @@ public:
     void append(const std::vector<core::Measurement>& records) override;
     /// Append those of `records` whose line the tip lacks, compared on each attempt's fresh tip.
     std::size_t append_missing(const std::vector<core::Measurement>& records) override;
+    /// Write `files` next to the history file in one commit, published like an append.
+    void write_beside(const std::vector<ports::SideFile>& files) override;
+    /// The files under `folder` next to the history file at the branch tip.
+    std::vector<ports::SideFile> read_beside(const std::string& folder) override;
     /// "git:BRANCH" or "git+URL#BRANCH" without credentials.
     std::string describe() const override;
     /// How many times an append was re-applied because another writer moved the branch first.

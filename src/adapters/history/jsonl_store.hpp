@@ -7,21 +7,34 @@
 
 namespace perfsweep::adapters {
 
-/// JSON Lines history at a local path. An append, under an exclusive flock of the file, writes
-/// the old content and the new lines to a temporary file, fsyncs it and renames it over the
-/// history (all or nothing under a kill or a power loss). A torn (truncated) line left by an
-/// older writer is skipped with a warning naming file:line; any other malformed line is an
-/// error naming file:line, and no append is made to such a file.
+/// JSON Lines history at a local path (a regular file; anything else is refused). An append,
+/// under an exclusive flock of the file, writes only the new lines at its end (O_APPEND) and
+/// fsyncs them: the file keeps its inode, owner, mode and hard links, and an append costs the
+/// same at 1 or 10^6 points. It is all or nothing under a kill or a power loss: before writing,
+/// the append records the file's size, the batch's length and checksum in `FILE.perfsweep-pending`
+/// (fsynced), and removes it once the batch is on disk; a batch cut short is invisible to every
+/// reader (they read up to the recorded size) and the next append truncates it away. A torn line
+/// left by another writer is skipped with a warning naming file:line; any other malformed line
+/// is an error naming file:line. Loads stream the file in 1 MiB pieces; a load of one series
+/// parses only the lines that can be of that series.
 class JsonlHistoryStore final : public ports::HistoryStore {
 public:
     /// A store at `path` (created on first append, with its parent directories).
     explicit JsonlHistoryStore(std::string path) : m_path(std::move(path)) {}
     /// Read every valid record (missing file = empty history).
     ports::HistoryLoad load() override;
+    /// The records of `query`'s series; other lines are checked for shape only.
+    ports::HistoryLoad load_matching(const ports::HistoryQuery& query) override;
+    /// Every valid record to `visit`, in file order, one at a time.
+    std::vector<std::string> scan(const ports::RecordVisitor& visit) override;
     /// Append `records` atomically and never interleaved with another writer.
     void append(const std::vector<core::Measurement>& records) override;
     /// Append those of `records` whose line is not in the file yet (under the same lock).
     std::size_t append_missing(const std::vector<core::Measurement>& records) override;
+    /// Write `files` into the directory that holds the history file (side_files.cpp).
+    void write_beside(const std::vector<ports::SideFile>& files) override;
+    /// The files under `folder` of that directory.
+    std::vector<ports::SideFile> read_beside(const std::string& folder) override;
     /// The path.
     std::string describe() const override { return m_path; }
 
@@ -33,5 +46,9 @@ private:
 
 /// Parse JSON Lines `text` read from `file` the way JsonlHistoryStore::load does.
 ports::HistoryLoad parse_history_jsonl(const std::string& text, const std::string& file);
+
+/// The committed text of the history file at `path` as its readers see it: without the part of
+/// an append that a kill or a crash cut short ("" for a missing file).
+std::string read_history_text(const std::string& path);
 
 } // namespace perfsweep::adapters

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -595,30 +596,65 @@ std::string read_text(const char* path) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+/// Why `dir` cannot be this user's registry ("" when it can): it must be a directory (not a
+/// link), owned by this user, writable by no one else. Created (0700) when missing.
+std::string registry_problem(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(dir).parent_path(), ec);
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+        return "cannot create " + dir + ": " + std::strerror(errno);
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0)
+        return "cannot stat " + dir + ": " + std::strerror(errno);
+    if (!S_ISDIR(st.st_mode))
+        return dir + " is not a directory (a link or a file put there)";
+    if (st.st_uid != ::geteuid())
+        return dir + " belongs to uid " + std::to_string(st.st_uid) + ", not to this user (" +
+               std::to_string(::geteuid()) + ")";
+    if ((st.st_mode & 022) != 0)
+        return dir + " is writable by others (mode " + std::to_string(st.st_mode & 0777) + ")";
+    return "";
+}
+
 /// The registry directory: $PERFSWEEP_RUN_DIR, else $XDG_RUNTIME_DIR/perfsweep-runs, else
-/// /tmp/perfsweep-runs-UID; private to this user (0700, owned, no symlink).
+/// /tmp/perfsweep-runs-UID; private to this user (0700, owned, no symlink). When the /tmp one
+/// was taken by another user (anyone may create it first), the registry moves to this user's
+/// cache directory ($XDG_CACHE_HOME or ~/.cache, perfsweep/runs-UID), which no one else can
+/// pre-create, and says so; every perfsweep of this user makes the same choice, so the next one
+/// still finds what a killed one left.
 void detect_registry(Containment& c) {
     std::string dir;
-    if (const char* d = std::getenv("PERFSWEEP_RUN_DIR"); d && *d)
-        dir = d;
+    const bool chosen = std::getenv("PERFSWEEP_RUN_DIR") && *std::getenv("PERFSWEEP_RUN_DIR");
+    if (chosen)
+        dir = std::getenv("PERFSWEEP_RUN_DIR");
     else if (const char* x = std::getenv("XDG_RUNTIME_DIR");
              x && *x && std::filesystem::is_directory(x))
         dir = std::string(x) + "/perfsweep-runs";
     else
         dir = "/tmp/perfsweep-runs-" + std::to_string(::geteuid());
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(dir).parent_path(), ec);
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-        c.registry_why_not = "cannot create " + dir + ": " + std::strerror(errno);
+    const std::string why = registry_problem(dir);
+    if (why.empty()) {
+        c.registry = dir;
         return;
     }
-    struct stat st {};
-    if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() ||
-        (st.st_mode & 022) != 0) {
-        c.registry_why_not = dir + " is not a private directory of this user";
+    c.registry_why_not = why;
+    if (chosen)
+        return; // the user's own choice is not second-guessed
+    std::string cache;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x && x[0] == '/')
+        cache = x;
+    else if (const char* h = std::getenv("HOME"); h && *h && h[0] == '/')
+        cache = std::string(h) + "/.cache";
+    if (cache.empty())
+        return;
+    const std::string fallback = cache + "/perfsweep/runs-" + std::to_string(::geteuid());
+    if (const std::string also = registry_problem(fallback); !also.empty()) {
+        c.registry_why_not += "; and " + also;
         return;
     }
-    c.registry = dir;
+    c.registry = fallback;
+    c.registry_note = why + "; the runs in flight are recorded in " + fallback + " instead";
+    c.registry_why_not.clear();
 }
 
 void detect_cgroups(Containment& c) {
@@ -645,7 +681,129 @@ void detect() {
         g_state.self = self_id();
         detect_registry(g_state.c);
         detect_cgroups(g_state.c);
+        // Orphans of the runs are re-parented to this process instead of init: a process that
+        // left its run's cgroup (root may), process group and environment is still found as a
+        // child of perfsweep that lives in another session (end_adopted below).
+        (void)::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     });
+}
+
+/// Whether the "(comm)" of a /proc/PID/stat text `buf` (its last ')' at `close`) is `name`.
+bool comm_is(const char* buf, const char* close, const char* name) {
+    const char* open = buf;
+    while (open < close && *open != '(')
+        ++open;
+    const std::size_t n = std::strlen(name);
+    return open < close && static_cast<std::size_t>(close - open - 1) == n &&
+           std::strncmp(open + 1, name, n) == 0;
+}
+
+/// Fields of /proc/PID/stat that end_adopted needs.
+struct ProcStat {
+    bool guard = false; ///< its name is perfsweep-guard (set before it leaves the session)
+    long ppid = 0;
+    long session = 0;
+    char state = '\0';
+    unsigned long long start = 0;
+};
+
+bool read_proc_stat(long pid, ProcStat& out) {
+    char path[64];
+    Text(path, sizeof path).add("/proc/").num(static_cast<unsigned long long>(pid)).add("/stat");
+    char buf[1024];
+    if (read_small(path, buf, sizeof buf) <= 0)
+        return false;
+    const char* close = nullptr;
+    for (const char* q = buf; *q != '\0'; ++q)
+        if (*q == ')')
+            close = q;
+    if (!close || close[1] != ' ')
+        return false;
+    out.guard = comm_is(buf, close, "perfsweep-guard");
+    out.state = close[2];
+    const char* p = close + 3;
+    unsigned long long v = 0;
+    for (int field = 4; field <= 22; ++field) {
+        while (*p == ' ')
+            ++p;
+        const char* f = p;
+        if (field == 4 || field == 6 || field == 22) {
+            if (!parse_ull(f, v))
+                return false;
+            if (field == 4)
+                out.ppid = static_cast<long>(v);
+            else if (field == 6)
+                out.session = static_cast<long>(v);
+            else
+                out.start = v;
+        }
+        while (*p != ' ' && *p != '\0')
+            ++p;
+    }
+    return true;
+}
+
+std::atomic<long> g_guard_pid{0};
+
+/// Clock ticks since boot now (the unit of /proc/PID/stat's start time).
+unsigned long long ticks_now() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_BOOTTIME, &ts);
+    const long hz = ::sysconf(_SC_CLK_TCK);
+    return static_cast<unsigned long long>(ts.tv_sec) * static_cast<unsigned long long>(hz) +
+           static_cast<unsigned long long>(ts.tv_nsec) /
+               (1000000000ULL / static_cast<unsigned long long>(hz));
+}
+
+/// The processes re-parented to this process after leaving its session (what a run left when it
+/// called setsid and its parent died), other than the guard: zombies among them are reaped;
+/// with `kill`, those started at or after `since` (clock ticks after boot) are SIGKILLed with
+/// every descendant and reaped. Returns how many were killed.
+int end_adopted(bool kill, unsigned long long since) {
+    const int fd = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    const long self = ::getpid();
+    ProcStat me;
+    if (!read_proc_stat(self, me)) {
+        ::close(fd);
+        return 0;
+    }
+    std::vector<std::pair<long, ProcStat>> all;
+    each_entry(fd, [&](const char* name) {
+        const char* p = name;
+        unsigned long long pid = 0;
+        ProcStat st;
+        if (parse_ull(p, pid) && *p == '\0' && read_proc_stat(static_cast<long>(pid), st))
+            all.emplace_back(static_cast<long>(pid), st);
+        return true;
+    });
+    ::close(fd);
+    std::vector<long> doomed, adopted;
+    for (const auto& [pid, st] : all) {
+        if (st.ppid != self || st.session == me.session || st.guard || pid == g_guard_pid.load())
+            continue; // not adopted: perfsweep's own children stay in its session
+        adopted.push_back(pid);
+        if (kill && st.state != 'Z' && st.start + 1 >= since)
+            doomed.push_back(pid);
+    }
+    // Their descendants (in any session) die with them.
+    for (std::size_t i = 0; i < doomed.size(); ++i)
+        for (const auto& [pid, st] : all)
+            if (st.ppid == doomed[i] &&
+                std::find(doomed.begin(), doomed.end(), pid) == doomed.end())
+                doomed.push_back(pid);
+    for (long pid : doomed)
+        ::kill(static_cast<pid_t>(pid), SIGKILL);
+    for (long pid : adopted) { // reap: wait briefly for the killed ones, at once for zombies
+        const bool killed = std::find(doomed.begin(), doomed.end(), pid) != doomed.end();
+        for (int i = 0; i < (killed ? 100 : 1); ++i) {
+            if (::waitpid(static_cast<pid_t>(pid), nullptr, WNOHANG) != 0)
+                break;
+            sleep_ms(10);
+        }
+    }
+    return static_cast<int>(doomed.size());
 }
 
 void disable_cgroups(const std::string& why) {
@@ -728,6 +886,7 @@ void ensure_guard(const std::string& registry) {
             ::close(ctl[1]);
             guard_main(ctl[0]);
         }
+        g_guard_pid = pid;
         ::close(ctl[0]);
         if (pid < 0)
             ::close(ctl[1]);
@@ -818,7 +977,7 @@ int signal_cookie_holders(const char* cookie, int sig) {
 
 RunContainment::RunContainment(std::string cookie, std::vector<std::string> cleanup,
                                bool own_cgroup)
-    : m_cookie(std::move(cookie)) {
+    : m_cookie(std::move(cookie)), m_started(ticks_now()) {
     detect();
     std::string registry, base;
     unsigned long seq = 0;
@@ -900,9 +1059,13 @@ void RunContainment::kill_all(double wait_s) {
                           signal_cookie_holders(m_cookie.c_str(), SIGKILL) > 0 && waited < wait_ms;
          waited += 10)
         sleep_ms(10);
+    // What escaped all three (a root process that left the cgroup, the group and the cookie)
+    // but was orphaned, and so adopted by this process.
+    (void)end_adopted(true, m_started);
 }
 
 void RunContainment::release() {
+    (void)end_adopted(false, 0); // reap what earlier runs left and has exited since
     if (m_cgroup.empty())
         return;
     const std::string dir = std::move(m_cgroup);

@@ -9,7 +9,10 @@
 // - every perfsweep ends, before it measures anything, what runs of dead perfsweep processes
 //   left behind (a guard killed together with its perfsweep);
 // - where a writable cgroup v2 hierarchy allows it, every run gets its own cgroup, so even a
-//   process that left the process group and cleared its environment is killed with the run.
+//   process that left the process group and cleared its environment is killed with the run;
+// - perfsweep is a child subreaper: a run's process whose parent died is re-parented to it, and
+//   at a timeout or interruption those that left its session are killed too (a root process can
+//   leave its cgroup; docs/run.md, "Containment", says what remains).
 // The code that ends runs is async-signal-safe: the guard is a fork of a multi-threaded process.
 
 #include <cstddef>
@@ -25,6 +28,7 @@ struct Containment {
     std::string why_not;          ///< why cgroups are not used ("" when they are)
     std::string registry;         ///< directory of the runs-in-flight registry; "" = none
     std::string registry_why_not; ///< why there is no registry
+    std::string registry_note;    ///< why the registry is not where it would be ("" = it is)
 };
 
 /// The containment of this process (first call: detection). Thread-safe.
@@ -75,6 +79,7 @@ private:
     std::string m_entry; ///< registry file, "" when not recorded
     std::string m_cgroup;
     int m_procs_fd = -1;
+    unsigned long long m_started = 0; ///< clock ticks after boot when the run was recorded
 };
 
 /// What ending leftovers found.

@@ -16,6 +16,8 @@ namespace {
 // No braces except ${...}: the words go through placeholder substitution like any command.
 constexpr const char* k_script =
     R"PROBE(# perfsweep-env-probe: prints key=value lines; every piece is optional
+# What an image's entrypoint printed before (CUDA images' banner) ends at the start line.
+echo "# perfsweep-env-probe"
 if command -v nvidia-smi >/dev/null 2>&1; then
   line=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
   if [ -n "$line" ]; then

@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -104,19 +105,31 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// Where a run's output goes: masked, then to the log file and the caller's callback.
+/// Where a run's output goes: masked, then to the log file and the caller's callback. The log
+/// keeps the first and the last `limit / 2` bytes of a longer output, with a line between them
+/// saying how much was left out (the callback sees everything).
 class OutputSink {
 public:
-    OutputSink(int log_fd, const std::function<void(std::string_view)>& callback)
-        : m_fd(log_fd), m_callback(callback), m_masker(secret_values()) {}
+    OutputSink(int log_fd, const std::function<void(std::string_view)>& callback, std::size_t limit)
+        : m_fd(log_fd), m_callback(callback), m_masker(secret_values()), m_head(limit / 2),
+          m_tail(limit - limit / 2), m_limited(limit > 0) {}
     void take(std::string_view chunk) { emit(m_masker.feed(chunk)); }
-    void finish() { emit(m_masker.finish()); }
+    void finish() {
+        emit(m_masker.finish());
+        if (m_ring.empty())
+            return;
+        const std::size_t keep = std::min(m_ring.size(), m_tail);
+        const std::size_t skipped = m_skipped + m_ring.size() - keep;
+        if (skipped > 0)
+            log("\n[perfsweep: " + std::to_string(skipped) +
+                " bytes of output left out here; the log keeps the first and the last " +
+                std::to_string(m_tail >> 10) + " KiB]\n");
+        log(std::string_view(m_ring).substr(m_ring.size() - keep));
+    }
     bool log_failed() const { return m_log_failed; }
 
 private:
-    void emit(const std::string& text) {
-        if (text.empty())
-            return;
+    void log(std::string_view text) {
         for (std::size_t done = 0; m_fd >= 0 && !m_log_failed && done < text.size();) {
             const ssize_t w = ::write(m_fd, text.data() + done, text.size() - done);
             if (w < 0 && errno == EINTR)
@@ -126,12 +139,37 @@ private:
             else
                 done += static_cast<std::size_t>(w);
         }
+    }
+    void emit(const std::string& text) {
+        if (text.empty())
+            return;
+        std::string_view rest = text;
+        if (!m_limited) {
+            log(rest);
+        } else {
+            const std::size_t head = std::min(rest.size(), m_head - std::min(m_head, m_logged));
+            log(rest.substr(0, head));
+            m_logged += head;
+            rest.remove_prefix(head);
+            if (!rest.empty()) { // past the head: only the last m_tail bytes are kept
+                m_ring.append(rest);
+                if (m_ring.size() > 2 * m_tail) {
+                    m_skipped += m_ring.size() - m_tail;
+                    m_ring.erase(0, m_ring.size() - m_tail);
+                }
+            }
+        }
         if (m_callback)
             m_callback(text);
     }
     int m_fd;
     const std::function<void(std::string_view)>& m_callback;
     SecretStream m_masker;
+    std::size_t m_head, m_tail;
+    bool m_limited;
+    std::size_t m_logged = 0;  ///< bytes of the head written
+    std::string m_ring;        ///< output after the head, its last m_tail..2*m_tail bytes
+    std::size_t m_skipped = 0; ///< bytes dropped from m_ring
     bool m_log_failed = false;
 };
 
@@ -238,6 +276,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
         (void)::fcntl(out_pipe[0], F_SETPIPE_SZ, 1 << 20); // fewer wake-ups for chatty output
     const int out_fd = piped ? out_pipe[1] : null_fd;
     const int join_fd = run.join_fd();
+    const bool cgroup_ns = spec.cgroup_namespace && ::geteuid() == 0;
     const char* workdir = spec.workdir.empty() ? nullptr : spec.workdir.c_str();
     const pid_t parent = ::getpid();
     pid_t pid = ::fork();
@@ -253,7 +292,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         if (::getppid() != parent)
             ::_exit(127);
-        if (join_fd >= 0 && ::write(join_fd, "0", 1) != 1) {
+        if (join_fd >= 0 && ::write(join_fd, "0", 1) == 1) {
+            if (cgroup_ns) // fails without CAP_SYS_ADMIN: then there is nothing to stop
+                (void)::unshare(CLONE_NEWCGROUP);
+        } else if (join_fd >= 0) {
             int code[2] = {2, errno};
             ssize_t ignored = ::write(err_pipe[1], code, sizeof code);
             (void)ignored;
@@ -314,7 +356,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     ::close(err_pipe[0]);
     err_pipe[0] = -1;
 
-    OutputSink sink(log_fd, spec.on_output);
+    OutputSink sink(log_fd, spec.on_output, spec.log_limit);
     std::vector<char> buf(piped ? 64 * 1024 : 0);
     int out_rd = out_pipe[0];
     if (out_rd >= 0)

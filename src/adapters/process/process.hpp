@@ -6,6 +6,7 @@
 
 #include "adapters/process/secrets.hpp" // callers mask what children print
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <string>
@@ -14,15 +15,27 @@
 
 namespace perfsweep::adapters {
 
+/// A run's log keeps at most this much of its output: 2 MiB, the first and the last 1 MiB
+/// (ProcessRunner: $PERFSWEEP_LOG_LIMIT bytes, 0 = no cap).
+inline constexpr std::size_t k_default_log_limit = 2u << 20;
+
 /// What to run and how.
 struct ProcessSpec {
     std::vector<std::string> argv;          ///< argv[0] is looked up on PATH unless it has a '/'
     std::map<std::string, std::string> env; ///< set on top of this process's environment
     std::string workdir;                    ///< empty: the current directory
     std::string log_path;                   ///< stdout+stderr (truncated first); empty: /dev/null
-    double timeout_s = 0;                   ///< 0: no limit
-    double grace_s = 5;                     ///< SIGTERM → SIGKILL delay after a timeout
-    bool ignore_interrupt = false;          ///< keep running after SIGINT (cleanup commands)
+    /// Most bytes the log keeps (the first and the last half of a longer output, with a line
+    /// saying how much is left out between them); 0 = no cap.
+    std::size_t log_limit = k_default_log_limit;
+    double timeout_s = 0;          ///< 0: no limit
+    double grace_s = 5;            ///< SIGTERM → SIGKILL delay after a timeout
+    bool ignore_interrupt = false; ///< keep running after SIGINT (cleanup commands)
+    /// In a run cgroup, give the child a cgroup namespace rooted there (root only; needs
+    /// CAP_SYS_ADMIN): it cannot move itself to a cgroup outside the run's by writing a
+    /// cgroup.procs file (docs/reliability.md says what it can still do). Off for container
+    /// engines' clients, which place their containers' cgroups themselves.
+    bool cgroup_namespace = false;
     /// Receives the output as it arrives (secrets masked), in order, in chunks of any size.
     std::function<void(std::string_view)> on_output;
     /// Removes what the run starts outside this machine's process tree (e.g. `docker rm -f

@@ -18,13 +18,17 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 namespace perfsweep::adapters {
 
@@ -46,6 +50,16 @@ std::string format_value(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;
+}
+
+/// A run's values for a progress line, not the record: at most 8, then how many there were.
+std::string shown_values(const std::vector<double>& values) {
+    std::vector<std::string> vs;
+    for (std::size_t i = 0; i < values.size() && i < 8; ++i)
+        vs.push_back(format_value(values[i]));
+    if (values.size() > 8)
+        vs.push_back("... (" + std::to_string(values.size()) + " values)");
+    return util::join(vs, " ");
 }
 
 constexpr size_t k_echo_limit = 256 * 1024;    ///< log tail echoed in GitHub Actions
@@ -120,6 +134,17 @@ void ProcessRunner::configure() {
     if (left.waited_s > 0)
         m_progress.line("waited " + util::format_duration(left.waited_s) +
                         " for the guard of a killed perfsweep to end its runs");
+    static std::once_flag told; // once a process: several runners share the registry
+    std::call_once(told, [this] {
+        const auto where = containment();
+        if (!where.registry_note.empty())
+            m_progress.line("warning: " + where.registry_note);
+        else if (where.registry.empty())
+            m_progress.line("warning: the runs in flight are not recorded (" +
+                            where.registry_why_not +
+                            "): a benchmark that leaves its process group may outlive a killed "
+                            "perfsweep; set PERFSWEEP_RUN_DIR to a private directory");
+    });
     if (m_cfg.test_command.empty())
         throw_usage("--test is required: the benchmark command, e.g. 'python3 bench.py'");
     m_test = core::parse_command(m_cfg.test_command, "--test");
@@ -144,6 +169,15 @@ void ProcessRunner::configure() {
             throw_usage(std::string("PERFSWEEP_KILL_GRACE='") + g +
                         "': expected seconds between 0 and 3600, e.g. 2 or 0.5");
         m_cfg.grace_s = *v;
+    }
+    // $PERFSWEEP_LOG_LIMIT: bytes of a run's output its log keeps (the first and the last half;
+    // default 2 MiB; 0 = everything).
+    if (const char* l = std::getenv("PERFSWEEP_LOG_LIMIT"); l && *l) {
+        const auto v = util::parse_int(l);
+        if (!v || *v < 0)
+            throw_usage(std::string("PERFSWEEP_LOG_LIMIT='") + l +
+                        "': expected a number of bytes, e.g. 4194304 (0: no cap)");
+        m_log_limit = static_cast<std::size_t>(*v);
     }
     for (const auto& g : m_cfg.gpus)
         if (g.empty() || !util::parse_int(g))
@@ -227,6 +261,7 @@ ProcessRunner::RunOutcome ProcessRunner::run_once(const core::CommandTemplate& c
     inv.worker = worker;
     Launch launch = m_runtime->wrap(inv);
     launch.spec.log_path = log;
+    launch.spec.log_limit = m_log_limit;
     launch.spec.timeout_s = m_cfg.timeout_s;
     launch.spec.grace_s = m_cfg.grace_s;
 
@@ -351,18 +386,13 @@ std::vector<core::Measurement> ProcessRunner::measure(const ports::PointRequest&
                      std::string(core::to_string(core::classify_exit_code(o.code))) + ")";
         else if (o.status == core::Status::ok && !o.named.empty()) { // several metrics
             std::vector<std::string> parts;
-            for (const auto& n : o.named) {
-                std::vector<std::string> vs;
-                for (double v : n.extraction.values)
-                    vs.push_back(format_value(v));
-                parts.push_back(n.metric + " " + (vs.empty() ? "-" : util::join(vs, " ")));
-            }
+            for (const auto& n : o.named)
+                parts.push_back(n.metric + " " +
+                                (n.extraction.values.empty() ? std::string("-")
+                                                             : shown_values(n.extraction.values)));
             result = util::join(parts, ", ");
         } else if (o.status == core::Status::ok) {
-            std::vector<std::string> vs;
-            for (double v : o.values)
-                vs.push_back(format_value(v));
-            result = util::join(vs, " ") + " " + m_cfg.unit;
+            result = shown_values(o.values) + " " + m_cfg.unit;
         } else
             result = std::string(core::to_string(o.status)) + ": " + o.reason;
         const double avg = batch.busy_s / static_cast<double>(batch.done_runs);
@@ -516,6 +546,74 @@ ProcessRunner::run_points(const std::vector<ports::PointRequest>& requests) {
         for (auto& m : r)
             out.push_back(std::move(m));
     return out;
+}
+
+void ProcessRunner::run_stream(
+    const std::function<std::optional<ports::PointRequest>()>& next,
+    const std::function<void(const ports::PointRequest&, std::vector<core::Measurement>)>& done) {
+    const auto n = static_cast<size_t>(workers());
+    if (n <= 1) {
+        ports::PointRunner::run_stream(next, done);
+        return;
+    }
+    std::mutex mutex; // next and done, never at once; the counters below
+    std::condition_variable changed;
+    size_t in_flight = 0;
+    bool stop = false;
+    std::exception_ptr error;
+    Batch batch;
+    auto loop = [&](size_t worker) {
+        std::unique_lock<std::mutex> lock(mutex);
+        try {
+            for (;;) {
+                std::optional<ports::PointRequest> q;
+                // A free worker takes the next point; none while a point in flight may still
+                // make one useful: wait for it to report.
+                while (!stop && !(q = next())) {
+                    if (in_flight == 0) {
+                        stop = true;
+                        break;
+                    }
+                    changed.wait(lock);
+                }
+                if (stop || interrupted() != 0) {
+                    stop = true;
+                    changed.notify_all();
+                    return;
+                }
+                ++in_flight;
+                {
+                    std::lock_guard<std::mutex> counts(batch.mutex);
+                    batch.planned_runs +=
+                        static_cast<size_t>(m_cfg.warmup + std::max(1, q->repeats));
+                }
+                lock.unlock();
+                auto result = measure(*q, worker, batch);
+                for (auto& m : result)
+                    attach_environment(m, *q, worker);
+                lock.lock();
+                --in_flight;
+                if (!stop && interrupted() == 0)
+                    done(*q, std::move(result));
+                changed.notify_all();
+            }
+        } catch (...) {
+            if (!error)
+                error = std::current_exception();
+            stop = true;
+            changed.notify_all();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t w = 0; w < n; ++w)
+        threads.emplace_back(loop, w);
+    for (auto& t : threads)
+        t.join();
+    if (error)
+        std::rethrow_exception(error);
+    if (int sig = interrupted())
+        throw_infra("interrupted by signal " + std::to_string(sig) +
+                    "; running benchmarks were stopped and containers removed");
 }
 
 ports::StepOutcome ProcessRunner::build(const ports::PointRequest& request) {

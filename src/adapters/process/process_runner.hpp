@@ -33,6 +33,11 @@ public:
     /// Measure each request (in parallel over the GPU pool); results in request order.
     std::vector<core::Measurement>
     run_points(const std::vector<ports::PointRequest>& requests) override;
+    /// One thread per GPU asks for its next point as soon as it is free (no round barrier).
+    void
+    run_stream(const std::function<std::optional<ports::PointRequest>()>& next,
+               const std::function<void(const ports::PointRequest& request,
+                                        std::vector<core::Measurement> result)>& done) override;
     /// Size of the GPU pool, 1 without one.
     int workers() const override;
     /// Run the build command for `request` (in the kept container when there is one).
@@ -68,6 +73,7 @@ private:
                             size_t worker);
 
     ports::RunnerConfig m_cfg;
+    std::size_t m_log_limit = k_default_log_limit; ///< bytes of a run's output its log keeps
     std::unique_ptr<Runtime> m_runtime;
     ports::Progress& m_progress;
     ports::Clock& m_clock;

@@ -139,6 +139,7 @@ Launch PlainRuntime::wrap(const Invocation& inv) {
     l.spec.argv = inv.argv;
     l.spec.env = inv.env;
     l.spec.workdir = m_workdir;
+    l.spec.cgroup_namespace = true; // the benchmark itself: a root one cannot leave its cgroup
     if (!m_gpus.empty())
         l.spec.env["CUDA_VISIBLE_DEVICES"] = m_gpus[inv.worker];
     return l;
@@ -267,7 +268,9 @@ Readiness KeptContainerRuntime::prepare(const std::string& image) {
                                                 false);
     ProcessSpec s;
     s.timeout_s = 300;
-    s.argv = {engine, "run", "-d", "--name", name};
+    // --init: an init process as PID 1 reaps and forwards signals (`sleep infinity` as PID 1
+    // ignores SIGTERM, and bazel's server hangs on shutdown without one).
+    s.argv = {engine, "run", "-d", "--init", "--name", name};
     const auto opts = container_options(engine, m_gpus, m_mounts, m_env, m_workdir);
     s.argv.insert(s.argv.end(), opts.begin(), opts.end());
     s.argv.insert(s.argv.end(), {image, "sleep", "infinity"});

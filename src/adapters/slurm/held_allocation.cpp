@@ -1,13 +1,16 @@
 #include "adapters/slurm/held_allocation.hpp"
 
+#include "adapters/process/containment.hpp"
 #include "adapters/process/process.hpp"
 #include "core/jax_toolbox.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
+#include "util/time.hpp"
 
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <regex>
 
 namespace perfsweep::adapters {
@@ -16,11 +19,16 @@ std::vector<std::string> salloc_argv(const ports::RunnerConfig& c, const std::st
     std::vector<std::string> argv = {"salloc", "--no-shell", "--job-name=" + name, "-N1"};
     if (!c.gpus.empty())
         argv.push_back("--gpus=" + std::to_string(c.gpus.size()));
-    if (c.allocation_time_s > 0)
-        argv.push_back("--time=" +
-                       std::to_string(static_cast<long>(std::ceil(c.allocation_time_s / 60))));
+    // Always a time limit: an allocation whose perfsweep and guard were both killed ends by
+    // itself at the latest then (the next perfsweep cancels it sooner: held_allocation.hpp).
+    argv.push_back("--time=" + std::to_string(static_cast<long>(
+                                   std::ceil(allocation_limit_s(c.allocation_time_s) / 60))));
     argv.insert(argv.end(), c.salloc_args.begin(), c.salloc_args.end());
     return argv;
+}
+
+double allocation_limit_s(double allocation_time_s) {
+    return allocation_time_s > 0 ? allocation_time_s : k_default_allocation_s;
 }
 
 std::string granted_job_id(const std::string& out) {
@@ -53,7 +61,8 @@ HeldAllocationRuntime::~HeldAllocationRuntime() {
         const auto r = capture_process(s);
         m_progress.line("slurm: released allocation " + job +
                         (r.result.exit_code == 0 ? "" : " (scancel: " + r.output + ")"));
-    } catch (...) { // cleanup is best effort; a destructor never throws
+        m_record.reset(); // released: nothing left for the guard to cancel
+    } catch (...) {       // cleanup is best effort; a destructor never throws
     }
 }
 
@@ -75,12 +84,31 @@ Readiness HeldAllocationRuntime::prepare(const std::string& /*image*/) {
     const std::string name = "perfsweep-hourly-" + std::to_string(::getpid());
     ProcessSpec s;
     s.argv = salloc_argv(m_cfg, name);
-    s.timeout_s = 0; // waits in the queue as long as it takes; Ctrl-C cancels the request
+    // Waits in the queue at most as long as the allocation would last (salloc withdraws the
+    // request when it is stopped); Ctrl-C cancels the request too.
+    s.timeout_s = allocation_limit_s(m_cfg.allocation_time_s);
     m_progress.line("slurm: " + util::join(s.argv, " "));
     const auto r = capture_process(s);
     const auto job = granted_job_id(r.output);
-    if (!job.empty())
+    if (!job.empty()) {
         m_job = job; // released in the destructor even if salloc reported trouble after this
+        // Recorded like a kept container: if perfsweep dies, its guard (or, when the guard died
+        // too, the next perfsweep before it measures anything) cancels the allocation.
+        const char* path = std::getenv("PATH");
+        const std::string scancel = find_executable("scancel", path ? path : "");
+        if (!scancel.empty())
+            m_record = std::make_unique<RunContainment>(
+                std::string(), std::vector<std::string>{scancel, job}, false);
+    }
+    if (r.result.timed_out && job.empty()) {
+        m_failure = "salloc waited " + util::format_duration(s.timeout_s) +
+                    " in the queue without an allocation (the limit is the allocation's time: "
+                    "--max-time plus 15 minutes, or 24 h); nothing was allocated";
+        m_progress.line("slurm: " + m_failure + "; every build and run of the search fails");
+        out.status = core::Status::failed;
+        out.reason = m_failure;
+        return out;
+    }
     if (!r.result.started || r.result.exit_code != 0 || job.empty()) {
         m_failure = "salloc did not grant an allocation (" + describe(r.result, 0) +
                     "): " + std::string(util::trim(r.output));

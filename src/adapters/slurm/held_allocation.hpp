@@ -5,6 +5,7 @@
 // with an image all steps share one named pyxis container (`--container-name`), so a build's
 // files are still there for the next build and the tests.
 
+#include "adapters/process/containment.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/process/runtime.hpp"
 #include "ports/clock.hpp"
@@ -18,15 +19,25 @@
 
 namespace perfsweep::adapters {
 
+/// Time limit of an allocation when the search has no --max-time (24 h).
+inline constexpr double k_default_allocation_s = 24 * 3600;
+
+/// The allocation's time limit: `allocation_time_s` (--max-time plus 15 minutes) when set, else
+/// k_default_allocation_s.
+double allocation_limit_s(double allocation_time_s);
+
 /// The salloc command line for `config` (pure; for tests and messages): --no-shell, a job name,
-/// one node, --gpus=N for a GPU pool, --time when a limit is given, then config.salloc_args.
+/// one node, --gpus=N for a GPU pool, --time (allocation_limit_s, in minutes), then
+/// config.salloc_args (a --time there comes later and wins).
 std::vector<std::string> salloc_argv(const ports::RunnerConfig& config, const std::string& name);
 
 /// The job id in salloc's "Granted job allocation N" line; "" when there is none.
 std::string granted_job_id(const std::string& salloc_output);
 
 /// Runtime slurm with kept_container: one allocation, allocated on the first prepare (salloc
-/// waits in the queue as long as it takes), every command a step of it; scancel'd on destruction.
+/// waits in the queue at most the allocation's time limit), every command a step of it;
+/// scancel'd on destruction. While held it is in the run registry (adapters/process/containment)
+/// with `scancel JOB` as its cleanup: a SIGKILL of perfsweep does not leave it running.
 class HeldAllocationRuntime final : public Runtime {
 public:
     /// Throws a usage error for a runtime other than slurm or an --srun-arg that names the job
@@ -51,8 +62,9 @@ private:
     ports::Progress& m_progress;
     mutable std::mutex m_mutex;
     std::string m_job;
-    std::string m_failure;                 ///< salloc's refusal, repeated to later steps
-    std::unique_ptr<SlurmRuntime> m_steps; ///< job steps of the held allocation
+    std::string m_failure;                    ///< salloc's refusal, repeated to later steps
+    std::unique_ptr<SlurmRuntime> m_steps;    ///< job steps of the held allocation
+    std::unique_ptr<RunContainment> m_record; ///< the allocation in the run registry
 };
 
 /// The measuring loop over a held allocation: what `--runtime slurm` with a kept container (the

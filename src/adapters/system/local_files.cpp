@@ -1,5 +1,6 @@
 #include "adapters/system/local_files.hpp"
 
+#include "adapters/system/path_lock.hpp"
 #include "adapters/system/result_files.hpp"
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
@@ -107,6 +108,22 @@ void LocalFiles::point_link(const std::string& link, const std::string& target) 
 
 std::vector<std::string> LocalFiles::result_files(const std::string& path) {
     return expand_result_files(path);
+}
+
+namespace {
+struct DirHold final : ports::DirLock {
+    std::unique_ptr<PathLock> lock;
+};
+} // namespace
+
+std::unique_ptr<ports::DirLock> LocalFiles::lock_dir(const std::string& dir,
+                                                     const std::string& what) {
+    auto hold = std::make_unique<DirHold>();
+    hold->lock = hold_dir_lock(dir, what,
+                               "wait for it to finish, or give this run another directory "
+                               "(two runs on one directory would measure every point twice "
+                               "and overwrite each other's records)");
+    return hold;
 }
 
 void StreamProgress::line(std::string_view text) {

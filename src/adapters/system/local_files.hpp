@@ -24,6 +24,9 @@ public:
     void point_link(const std::string& link, const std::string& target) override;
     /// expand_result_files (adapters/system/result_files.hpp).
     std::vector<std::string> result_files(const std::string& path) override;
+    /// flock of `dir` itself (adapters/system/path_lock.hpp).
+    std::unique_ptr<ports::DirLock> lock_dir(const std::string& dir,
+                                             const std::string& what) override;
 };
 
 /// The system clock.

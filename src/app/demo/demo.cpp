@@ -1,5 +1,6 @@
 #include "app/demo/demo.hpp"
 
+#include "app/dashboard.hpp"
 #include "app/options.hpp"
 #include "util/error.hpp"
 
@@ -59,7 +60,7 @@ OptionValues demo_investigate_values(const ports::DemoWorld& world, const std::s
     return v;
 }
 
-DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
+DemoResult run_demo(const DemoOptions& options, ports::Adapters& a, ResultDecoder decode) {
     DemoResult out;
     out.dir = options.dir;
     for (int n = 2; a.files.exists(out.dir); ++n)
@@ -96,6 +97,14 @@ DemoResult run_demo(const DemoOptions& options, ports::Adapters& a) {
 
     // Today's nightly job: record 2023-08-24, then investigate.
     out.investigate = run_investigate(o, a);
+
+    // The history's dashboard: every point, the change points and the investigation's marks.
+    DashboardRequest dash;
+    dash.history = o.history;
+    dash.out_dir = dir + "/dashboard";
+    dash.title = "perfsweep demo";
+    dash.threshold.value = o.threshold;
+    out.dashboard = run_dashboard(dash, a, decode).index_path;
     return out;
 }
 

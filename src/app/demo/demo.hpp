@@ -2,6 +2,7 @@
 // Use case: the offline demo — a generated two-repo world, simulated nightlies and benchmark, and
 // the real pipeline (history, detect, daily, hourly, commit, report) run on it.
 
+#include "app/dashboard.hpp"
 #include "app/investigate.hpp"
 #include "app/option_values.hpp"
 #include "ports/adapters.hpp"
@@ -20,11 +21,14 @@ struct DemoOptions {
 struct DemoResult {
     std::string dir;               ///< the directory actually used
     InvestigateResult investigate; ///< the pipeline's result
+    std::string dashboard;         ///< index.html of the dashboard of its history
 };
 
-/// Build the world, record the earlier nightlies into a history as the nightly job would, then run
-/// the whole investigation on today's nightly.
-DemoResult run_demo(const DemoOptions& options, ports::Adapters& adapters);
+/// Build the world, record the earlier nightlies into a history as the nightly job would, run
+/// the whole investigation on today's nightly, and write the dashboard of the history
+/// (DIR/dashboard).
+/// `decode` reads the kept investigation back for the dashboard.
+DemoResult run_demo(const DemoOptions& options, ports::Adapters& adapters, ResultDecoder decode);
 
 /// `perfsweep demo`.
 struct DemoCommand {

@@ -12,7 +12,7 @@
 // (before processing), reply_delay_ms (after processing), body (raw reply body: malformed JSON),
 // content_type, truncate (promise more bytes than sent, then close), link_loop (rel="next" points
 // at the same page), errors (the `errors` array of a status reply), message_repeat (the message
-// N times: a huge message), headers (extra reply headers). In message, errors[].message, body and
+// N times: a huge message), headers (extra reply headers), endless (a 200 whose body never ends). In message, errors[].message, body and
 // header values, `{authorization}` becomes the request's Authorization header (a proxy or GHES
 // that echoes it).
 'use strict';
@@ -225,6 +225,13 @@ function handle(req, res, raw) {
   }
   const act = () => {
     if (f && f.drop === 'before') return req.socket.destroy();
+    if (f && f.endless) { // a reply that never ends: 64 KiB chunks until the client hangs up
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      const chunk = '[' + ' '.repeat(65535);
+      const more = () => { while (!res.destroyed && res.write(chunk)); if (!res.destroyed) res.once('drain', more); };
+      res.on('close', () => {});
+      return more();
+    }
     if (f && f.status) {
       const headers = { ...(f.headers || {}) };
       if (f.retry_after !== undefined) headers['retry-after'] = String(f.retry_after);

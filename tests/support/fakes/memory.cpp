@@ -1,5 +1,6 @@
 #include "support/fakes/memory.hpp"
 
+#include "adapters/history/side_files.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -49,6 +50,20 @@ public:
         }
         append(add); // counted as one call, like the real stores' one locked write
         return add.size();
+    }
+    void write_beside(const std::vector<ports::SideFile>& files) override {
+        adapters::check_side_files(files, "history.jsonl", m_spec); // the real stores' rules
+        for (const auto& f : files)
+            m_data.beside[f.path] = f.content;
+    }
+    std::vector<ports::SideFile> read_beside(const std::string& folder) override {
+        if (const std::string why = adapters::side_path_problem(folder); !why.empty())
+            throw_usage("folder '" + folder + "': " + why);
+        std::vector<ports::SideFile> out;
+        for (const auto& [path, content] : m_data.beside)
+            if (path.rfind(folder + "/", 0) == 0)
+                out.push_back({path, content});
+        return out;
     }
     std::string describe() const override { return m_spec; }
 
@@ -102,6 +117,15 @@ std::vector<std::string> MemoryFiles::result_files(const std::string& path) {
         if (p.rfind(path + "/", 0) == 0 && (ends_with(p, ".json") || ends_with(p, ".jsonl")))
             out.push_back(p);
     return out; // std::map keeps them sorted
+}
+
+std::unique_ptr<ports::DirLock> MemoryFiles::lock_dir(const std::string& dir,
+                                                      const std::string& what) {
+    if (held_elsewhere.count(dir))
+        throw_infra("another perfsweep (pid 1, since 2023-08-24T12:00:00Z) holds " + what);
+    make_dirs(dir);
+    ++locked[dir];
+    return std::make_unique<ports::DirLock>();
 }
 
 std::unique_ptr<ports::HistoryStore> MemoryHistories::open(const std::string& spec) {

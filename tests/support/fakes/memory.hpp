@@ -32,12 +32,17 @@ public:
     void point_link(const std::string& link, const std::string& target) override;
     /// `path` when it is a file, else every *.json / *.jsonl file below it, sorted.
     std::vector<std::string> result_files(const std::string& path) override;
+    /// Refused (like another process's lock) when `dir` is in `held_elsewhere`; else counted.
+    std::unique_ptr<ports::DirLock> lock_dir(const std::string& dir,
+                                             const std::string& what) override;
 
     std::map<std::string, std::string> files; ///< path → content
     std::set<std::string> dirs;               ///< directories made
     std::map<std::string, std::string> links; ///< link → target
     std::string stdin_text;                   ///< what "-" reads
     long writes = 0;                          ///< write_atomic calls
+    std::set<std::string> held_elsewhere;     ///< directories "another process" holds
+    std::map<std::string, int> locked;        ///< directory → holds taken by lock_dir
 };
 
 /// A clock that moves only when told to (or when something sleeps).
@@ -63,7 +68,8 @@ struct HistoryData {
     /// When > 0, the append call with this number (1 = the first) throws "killed" and writes
     /// nothing: a kill between a stage's state write and its history append.
     long kill_at_append = 0;
-    long append_calls = 0; ///< every append / append_missing call
+    long append_calls = 0;                     ///< every append / append_missing call
+    std::map<std::string, std::string> beside; ///< files kept beside it: path → content
 };
 
 /// Opens in-memory histories: the same spec is the same history (as the same file would be).

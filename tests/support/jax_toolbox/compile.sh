@@ -3,6 +3,8 @@
 # of any change on top, e.g. a cherry-picked fix) and the speed the benchmark will report, read
 # from the sources (xla/speed.txt times jax/factor.txt). Like a real toolchain, the image's
 # toolchain level (share/toolchain) refuses XLA trees written for an older one (xla/build/toolchain).
+# Like bazel, a build leaves its output base under $HOME/.cache/bazel (`bazel clean --expunge`
+# removes it) and JAX's configuration in .jax_configure.bazelrc of the JAX tree.
 standin=/usr/local/share/perfsweep-standin
 site=/usr/local/lib/perfsweep-standin/site
 
@@ -17,7 +19,8 @@ standin_tree() { # DIR -> "SHA" or "SHA+DIFFHASH"
     fi
 }
 
-# standin_compile JAX_DIR XLA_DIR CACHE_DIR OUT_FILE
+# standin_compile JAX_DIR XLA_DIR CACHE OUT_FILE: CACHE is a --disk_cache directory, a remote
+# cache URL (http://, grpc://: not emulated) or "" (none).
 standin_compile() {
     local jax=$1 xla=$2 cache=$3 out=$4 tc need tree key speed
     for d in "$jax" "$xla"; do
@@ -34,15 +37,21 @@ standin_compile() {
     speed=$(awk -v a="$(cat "$xla/speed.txt")" -v b="$(cat "$jax/factor.txt")" \
         'BEGIN { printf "%.4f", a * b }') || return 1
     key=$(printf %s "$tree" | sha1sum | cut -c1-16)
-    if [ -n "$cache" ]; then
-        mkdir -p "$cache/standin"
-        if [ -e "$cache/standin/$key" ]; then
-            echo "INFO: bazel cache hit for $key ($cache)"
-        else
-            echo "INFO: bazel cache miss for $key ($cache)"
-            echo "$tree" > "$cache/standin/$key"
-        fi
-    fi
+    case $cache in
+        "" | http://* | grpc://*) ;;
+        *)
+            mkdir -p "$cache/standin"
+            if [ -e "$cache/standin/$key" ]; then
+                echo "INFO: bazel cache hit for $key ($cache)"
+            else
+                echo "INFO: bazel cache miss for $key ($cache)"
+                echo "$tree" > "$cache/standin/$key"
+            fi
+            ;;
+    esac
+    mkdir -p "$HOME/.cache/bazel/_bazel_root/standin"
+    echo "$tree" > "$HOME/.cache/bazel/_bazel_root/standin/last-build"
+    echo "build --action_env=PYTHON_BIN_PATH=/usr/bin/python3" > "$jax/.jax_configure.bazelrc"
     echo "built: $tree speed=$speed toolchain=$tc"
     mkdir -p "$(dirname "$out")"
     echo "$tree speed=$speed toolchain=$tc" > "$out"

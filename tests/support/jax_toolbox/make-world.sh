@@ -19,8 +19,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:?usage: make-world.sh DIR jax|nightly}
 gen=${2:?usage: make-world.sh DIR jax|nightly}
 case $gen in
-    jax) d0=2024-05-01 d1=2024-05-02 d2=2024-05-03 t0=1714521600 ;;
-    nightly) d0=2023-08-24 d1=2023-08-25 d2=2023-08-26 t0=1692835200 ;;
+    # The build-jax.sh of each nightly: today's images carry ed544116 (2026-03-20); the 2023
+    # nightlies 526436f1 up to 08-24, 1d80d188 (2023-08-24 20:39Z) from 08-25.
+    jax) d0=2026-03-23 d1=2026-03-24 d2=2026-03-25 t0=1774224000 v0=ed544116 v1=ed544116 v2=ed544116 ;;
+    nightly) d0=2023-08-24 d1=2023-08-25 d2=2023-08-26 t0=1692835200 v0=526436f1 v1=1d80d188 v2=1d80d188 ;;
     *) echo "make-world.sh: generation must be jax or nightly" >&2; exit 2 ;;
 esac
 mkdir -p "$dir/upstream" "$dir/clones" "$dir/docker/rootfs"
@@ -75,17 +77,17 @@ case $gen in
 esac
 : > "$dir/docker/images"
 image_of() { echo "${template/\{date\}/$1}"; }
-add_image() { # DATE TOOLCHAIN JAX_SHA XLA_SHA
+add_image() { # DATE TOOLCHAIN VERSION JAX_SHA XLA_SHA
     local image key
     image=$(image_of "$1")
     key=$(echo "$image" | tr '/:' '__')
-    bash "$here/make-image.sh" "$gen" "$dir/docker/rootfs/$key" "$2" \
-        "jax=$jax@$3" "xla=$xla@$4"
+    bash "$here/make-image.sh" "$gen" "$dir/docker/rootfs/$key" "$2" "$3" "$1" \
+        "jax=$jax@$4" "xla=$xla@$5"
     echo "$image" >> "$dir/docker/images"
 }
-add_image "$d0" 1 "$good_jax" "$good_xla"
-add_image "$d1" 1 "$bad_jax" "$bad_xla"
-add_image "$d2" 2 "$newer_jax" "$newer_xla"
+add_image "$d0" 1 "$v0" "$good_jax" "$good_xla"
+add_image "$d1" 1 "$v1" "$bad_jax" "$bad_xla"
+add_image "$d2" 2 "$v2" "$newer_jax" "$newer_xla"
 cat > "$dir/world.env" <<ENV
 GENERATION=$gen
 IMAGE_TEMPLATE=$template
