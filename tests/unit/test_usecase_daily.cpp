@@ -222,128 +222,128 @@ TEST_CASE("daily in-process: points stored under the command line (earlier versi
             for (const auto& m : ms)
                 CHECK(m.benchmark == "lbm");
     }
+}
 
-    TEST_CASE("daily in-process: a --state another perfsweep holds stops before a run (issue 29)",
-              "[usecase][daily][locks]") {
-        // Two daily on one --state measured every date twice and the journal kept half; the stage
-        // now locks its state directory before reading the journal (suite [locks] runs two
-        // processes).
-        Daily d;
-        d.o.state_dir = "state/daily";
-        d.o.identity = "stage=daily\n";
-        d.w.runners.run = step_at("2024-05-19");
-        d.w.files.held_elsewhere.insert("state/daily");
-        CHECK_THROWS_WITH(d.run(), Catch::Contains("holds --state state/daily"));
-        CHECK(d.w.runners.log.total_runs() == 0);
-        CHECK_FALSE(d.w.files.exists("state/daily/journal.tsv"));
-        d.w.files.held_elsewhere.clear();
-        d.run();
-        CHECK(d.w.files.locked.at("state/daily") == 1);
+TEST_CASE("daily in-process: a --state another perfsweep holds stops before a run (issue 29)",
+          "[usecase][daily][locks]") {
+    // Two daily on one --state measured every date twice and the journal kept half; the stage now
+    // locks its state directory before reading the journal (suite [locks] runs two processes).
+    Daily d;
+    d.o.state_dir = "state/daily";
+    d.o.identity = "stage=daily\n";
+    d.w.runners.run = step_at("2024-05-19");
+    d.w.files.held_elsewhere.insert("state/daily");
+    CHECK_THROWS_WITH(d.run(), Catch::Contains("holds --state state/daily"));
+    CHECK(d.w.runners.log.total_runs() == 0);
+    CHECK_FALSE(d.w.files.exists("state/daily/journal.tsv"));
+    d.w.files.held_elsewhere.clear();
+    d.run();
+    CHECK(d.w.files.locked.at("state/daily") == 1);
+}
+
+namespace {
+
+// GPUs on a simulated clock replaying a core::SweepScenario: a good nightly's run takes 1 or 2
+// s (by date), a broken one fails in 0.2 s, a missing image costs nothing. run_points is a round
+// (its points start together, it ends with the slowest); run_stream starts a point whenever a GPU
+// is free. `wall` is the simulated time spent.
+class SimulatedGpus : public ports::PointRunner {
+public:
+    SimulatedGpus(core::SweepScenario s, int gpus) : m_s(std::move(s)), m_gpus(gpus) {}
+    int workers() const override { return m_gpus; }
+    std::vector<core::Measurement>
+    run_points(const std::vector<ports::PointRequest>& requests) override {
+        double longest = 0;
+        std::vector<core::Measurement> out;
+        for (const auto& r : requests) {
+            longest = std::max(longest, seconds(r));
+            out.push_back(measure(r));
+        }
+        wall += longest;
+        return out;
     }
-
-    namespace {
-
-    // GPUs on a simulated clock replaying a core::SweepScenario: a good nightly's run takes 1 or 2
-    // s (by date), a broken one fails in 0.2 s, a missing image costs nothing. run_points is a
-    // round (its points start together, it ends with the slowest); run_stream starts a point
-    // whenever a GPU is free. `wall` is the simulated time spent.
-    class SimulatedGpus : public ports::PointRunner {
-    public:
-        SimulatedGpus(core::SweepScenario s, int gpus) : m_s(std::move(s)), m_gpus(gpus) {}
-        int workers() const override { return m_gpus; }
-        std::vector<core::Measurement>
-        run_points(const std::vector<ports::PointRequest>& requests) override {
-            double longest = 0;
-            std::vector<core::Measurement> out;
-            for (const auto& r : requests) {
-                longest = std::max(longest, seconds(r));
-                out.push_back(measure(r));
+    void run_stream(const std::function<std::optional<ports::PointRequest>()>& next,
+                    const std::function<void(const ports::PointRequest&,
+                                             std::vector<core::Measurement>)>& done) override {
+        std::vector<std::pair<double, ports::PointRequest>> busy; // (ends, point)
+        for (;;) {
+            while (busy.size() < static_cast<std::size_t>(m_gpus)) {
+                auto q = next();
+                if (!q)
+                    break;
+                for (const auto& b : busy)
+                    REQUIRE(b.second.label != q->label); // never a point twice at once
+                busy.emplace_back(wall + seconds(*q), std::move(*q));
             }
-            wall += longest;
-            return out;
+            if (busy.empty())
+                return;
+            const auto first = std::min_element(busy.begin(), busy.end(),
+                                                [](auto& a, auto& b) { return a.first < b.first; });
+            wall = first->first;
+            const auto q = first->second;
+            busy.erase(first);
+            done(q, {measure(q)});
         }
-        void run_stream(const std::function<std::optional<ports::PointRequest>()>& next,
-                        const std::function<void(const ports::PointRequest&,
-                                                 std::vector<core::Measurement>)>& done) override {
-            std::vector<std::pair<double, ports::PointRequest>> busy; // (ends, point)
-            for (;;) {
-                while (busy.size() < static_cast<std::size_t>(m_gpus)) {
-                    auto q = next();
-                    if (!q)
-                        break;
-                    for (const auto& b : busy)
-                        REQUIRE(b.second.label != q->label); // never a point twice at once
-                    busy.emplace_back(wall + seconds(*q), std::move(*q));
-                }
-                if (busy.empty())
-                    return;
-                const auto first = std::min_element(
-                    busy.begin(), busy.end(), [](auto& a, auto& b) { return a.first < b.first; });
-                wall = first->first;
-                const auto q = first->second;
-                busy.erase(first);
-                done(q, {measure(q)});
-            }
-        }
-        double wall = 0;
+    }
+    double wall = 0;
 
-    private:
-        int day(const ports::PointRequest& r) const {
-            return static_cast<int>(util::days_from_civil(*util::parse_date(r.label)) -
-                                    util::days_from_civil(*util::parse_date(m_s.start)));
+private:
+    int day(const ports::PointRequest& r) const {
+        return static_cast<int>(util::days_from_civil(*util::parse_date(r.label)) -
+                                util::days_from_civil(*util::parse_date(m_s.start)));
+    }
+    double seconds(const ports::PointRequest& r) const {
+        const int d = day(r);
+        if (std::count(m_s.missing.begin(), m_s.missing.end(), d))
+            return 0;
+        return core::scenario_unavailable(m_s, d) ? 0.2 : 1.0 + d % 2;
+    }
+    core::Measurement measure(const ports::PointRequest& r) const {
+        core::Measurement m;
+        m.label = r.label;
+        m.metric = "MLUPS";
+        const int d = day(r);
+        if (std::count(m_s.missing.begin(), m_s.missing.end(), d)) {
+            m.status = core::Status::missing;
+            m.reason = "image not found";
+        } else if (core::scenario_unavailable(m_s, d)) {
+            m.status = core::Status::failed;
+            m.reason = "exit code 1";
+        } else {
+            for (int k = 0; k < r.repeats; ++k)
+                m.values.push_back(core::scenario_value(m_s, d, 1, r.first_repeat - 1 + k));
         }
-        double seconds(const ports::PointRequest& r) const {
-            const int d = day(r);
-            if (std::count(m_s.missing.begin(), m_s.missing.end(), d))
-                return 0;
-            return core::scenario_unavailable(m_s, d) ? 0.2 : 1.0 + d % 2;
-        }
-        core::Measurement measure(const ports::PointRequest& r) const {
-            core::Measurement m;
-            m.label = r.label;
-            m.metric = "MLUPS";
-            const int d = day(r);
-            if (std::count(m_s.missing.begin(), m_s.missing.end(), d)) {
-                m.status = core::Status::missing;
-                m.reason = "image not found";
-            } else if (core::scenario_unavailable(m_s, d)) {
-                m.status = core::Status::failed;
-                m.reason = "exit code 1";
-            } else {
-                for (int k = 0; k < r.repeats; ++k)
-                    m.values.push_back(core::scenario_value(m_s, d, 1, r.first_repeat - 1 + k));
-            }
-            return m;
-        }
-        core::SweepScenario m_s;
-        int m_gpus;
+        return m;
+    }
+    core::SweepScenario m_s;
+    int m_gpus;
+};
+
+} // namespace
+
+TEST_CASE("daily in-process: four GPUs without a round barrier take <= 0.35 of one GPU's time "
+          "on the seed replay",
+          "[usecase][daily][parallel]") {
+    // Uneven runs (1-2 s, a broken nightly 0.2 s): in rounds every GPU waits for the slowest.
+    // Without the barrier a GPU that finishes gets the next useful point at once.
+    const auto s = core::seed_replay_scenario();
+    auto sweep = [&](int gpus) {
+        fakes::World w;
+        SimulatedGpus gpu(s, gpus);
+        app::DailyOptions o;
+        o.dates = {*util::parse_day("2023-07-01"), *util::parse_day("2023-09-18")};
+        o.benchmark = "lbm";
+        const auto r = app::run_daily(o, w.adapters, {gpu, nullptr, nullptr});
+        const auto c = core::check_sweep(s, r.sweep);
+        CHECK(c.found == 4);
+        CHECK(c.invented == 0);
+        CHECK(r.sweep.complete);
+        return std::make_pair(gpu.wall, r.sweep.runs);
     };
-
-    } // namespace
-
-    TEST_CASE("daily in-process: four GPUs without a round barrier take <= 0.35 of one GPU's time "
-              "on the seed replay",
-              "[usecase][daily][parallel]") {
-        // Uneven runs (1-2 s, a broken nightly 0.2 s): in rounds every GPU waits for the slowest.
-        // Without the barrier a GPU that finishes gets the next useful point at once.
-        const auto s = core::seed_replay_scenario();
-        auto sweep = [&](int gpus) {
-            fakes::World w;
-            SimulatedGpus gpu(s, gpus);
-            app::DailyOptions o;
-            o.dates = {*util::parse_day("2023-07-01"), *util::parse_day("2023-09-18")};
-            o.benchmark = "lbm";
-            const auto r = app::run_daily(o, w.adapters, {gpu, nullptr, nullptr});
-            const auto c = core::check_sweep(s, r.sweep);
-            CHECK(c.found == 4);
-            CHECK(c.invented == 0);
-            CHECK(r.sweep.complete);
-            return std::make_pair(gpu.wall, r.sweep.runs);
-        };
-        const auto [one, runs1] = sweep(1);
-        const auto [four, runs4] = sweep(4);
-        INFO("1 GPU: " << one << " s, " << runs1 << " runs; 4 GPUs: " << four << " s, " << runs4
-                       << " runs");
-        CHECK(four <= 0.35 * one);
-        CHECK(static_cast<double>(runs4) <= 1.25 * static_cast<double>(runs1));
-    }
+    const auto [one, runs1] = sweep(1);
+    const auto [four, runs4] = sweep(4);
+    INFO("1 GPU: " << one << " s, " << runs1 << " runs; 4 GPUs: " << four << " s, " << runs4
+                   << " runs");
+    CHECK(four <= 0.35 * one);
+    CHECK(static_cast<double>(runs4) <= 1.25 * static_cast<double>(runs1));
+}
