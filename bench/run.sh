@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 b=${1:-build}
 cmake -S . -B "$b" -DPERFSWEEP_BUILD_BENCH=ON >/dev/null
 cmake --build "$b" -j "$(nproc)" --target bench_detect bench_daily_runs bench_git_states \
-    bench_run_output bench_gpu_time bench_compare perfsweep
+    bench_run_output bench_gpu_time bench_compare bench_evidence perfsweep
 echo "== bench_detect (detect on 10,000 points x 5 repeats, one core)"
 taskset -c 0 "./$b/bench/bench_detect"
 echo "== bench_daily_runs (runs used by adaptive and bisect vs exhaustive)"
@@ -19,6 +19,8 @@ echo "== bench_gpu_time (runs and builds of the planners vs a pass/fail bisectio
 "./$b/bench/bench_gpu_time"
 echo "== bench_compare (the pull-request verdict, simulated: 200 PR jobs per scenario, runs spent)"
 "./$b/bench/bench_compare"
+echo "== bench_evidence (the whole pipeline in-process: re-measured known states without and with the evidence store)"
+"./$b/bench/bench_evidence"
 echo "== dashboard render budget (200 series x 2,000 points, headless Chromium; goals < 1 s, < 5 MB)"
 d="$b/bench-dashboard"
 rm -rf "$d" && mkdir -p "$d"

@@ -73,7 +73,7 @@ private:
     void attach_commits(core::Measurement& m, std::size_t i, const ports::PointRequest& req,
                         bool first_ok);
     void commit(core::Measurement& m, std::size_t i, long runs);
-    std::vector<std::vector<double>> noise_context() const;
+    std::vector<std::vector<double>> noise_context();
 
     const DailyOptions& m_o;
     ports::Adapters& m_a;
@@ -189,15 +189,24 @@ void DailySweep::load_history() {
 }
 
 // The noise the history shows around the range (this machine, the nearest nights on each side)
-// is evidence too: a pair of dates with one run each is decided from the start.
-std::vector<std::vector<double>> DailySweep::noise_context() const {
+// is evidence too: a pair of dates with one run each is decided from the start. The same nights
+// are the levels' evidence (set_level_context): a boundary next to the range's end is confirmed
+// with them instead of measuring the history's nightlies again.
+std::vector<std::vector<double>> DailySweep::noise_context() {
     std::map<std::string, std::vector<double>> before, after;
     for (const auto& m : m_around)
         if (core::fingerprint_key(m.runner) == m_fingerprint) {
             auto& v = (m.label < m_labels.front() ? before : after)[m.label];
             v.insert(v.end(), m.values.begin(), m.values.end());
         }
-    constexpr std::size_t k_context_nights = 30; // per side
+    constexpr std::size_t k_context_nights = 30;              // per side
+    std::vector<std::vector<double>> near_before, near_after; // the levels, nearest first
+    for (auto it = before.rbegin(); it != before.rend() && near_before.size() < k_context_nights;
+         ++it)
+        near_before.push_back(it->second);
+    for (auto it = after.begin(); it != after.end() && near_after.size() < k_context_nights; ++it)
+        near_after.push_back(it->second);
+    m_plan.set_level_context(std::move(near_before), std::move(near_after));
     std::vector<std::vector<double>> context;
     std::size_t skip = before.size() > k_context_nights ? before.size() - k_context_nights : 0;
     for (auto& night : before)

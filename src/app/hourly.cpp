@@ -222,6 +222,7 @@ std::optional<core::HourlyResult> HourlyStage::unchanged() {
 bool HourlyStage::measure_ends(SourceBench& bench) {
     const auto& good_end = m_distinct.front();
     const auto& bad_end = m_distinct.back();
+    bench.consult_ends(good_end, bad_end);
     const auto good = bench.measure(good_end, core::Stage::hourly);
     const auto bad = bench.measure(bad_end, core::Stage::hourly);
     auto& g = m_outs.front();

@@ -35,6 +35,19 @@ inline constexpr util::EnumName<core::SweepStrategy> k_hourly_strategy_names[] =
 /// The significance level of the hourly and commit stages' comparisons.
 inline constexpr double k_hourly_alpha = 0.01;
 
+/// What the hourly stage's runs are keyed by in the evidence store (core/evidence), and which
+/// evidence it may reuse.
+struct EvidenceSettings {
+    bool reuse = true;     ///< ask the evidence before building or running a state
+    std::string recipe;    ///< the build recipe (--build), recorded with each run
+    std::string image;     ///< the image the states are rebuilt in ("" = none)
+    std::string benchmark; ///< the series: benchmark name
+    std::string metric;    ///< and metric
+    /// images whose own builds' values count for the same sources after one confirming run
+    /// (investigate: the last good nightly, and the first bad one when only the sources changed)
+    std::vector<std::string> admissible_images;
+};
+
 /// Everything `perfsweep hourly` was asked to do.
 struct HourlyOptions {
     std::vector<RepoSpec> repos;
@@ -69,6 +82,7 @@ struct HourlyOptions {
     std::string outputs_dir_in_runner; ///< outputs_dir as the benchmark sees it ("" = the same)
     /// repo → its tree as the build and benchmark see it ({path:NAME}); absent = the host path
     std::map<std::string, std::string> repo_paths_in_runner;
+    EvidenceSettings evidence; ///< with SourceInstruments::evidence
 };
 
 /// Resolve the states, test them with the chosen strategy, narrow to a window and, with

@@ -15,10 +15,14 @@ struct DailyInstruments {
     ports::HistoryStore* history = nullptr; ///< reuse and append points (null = none)
 };
 
-/// The hourly and commit stages' instruments: one builder and one runner of source states.
+/// The hourly and commit stages' instruments: one builder and one runner of source states, and
+/// the evidence store.
 struct SourceInstruments {
     ports::Builder& builder;    ///< builds a source state
     ports::PointRunner& runner; ///< runs the benchmark on the state built last
+    /// the evidence (core/evidence): asked before a state is built or run, and every run is
+    /// appended to it (null = none)
+    ports::HistoryStore* evidence = nullptr;
 };
 
 } // namespace perfsweep::app

@@ -100,6 +100,9 @@ private:
                              const core::Boundary& b, const core::Attribution& attr);
     std::optional<HourlyOptions> hourly_options(const core::DailyResult& d,
                                                 const core::Boundary& b);
+    void evidence_settings(HourlyOptions& h, const ports::RunnerConfig& rc,
+                           const core::DailyResult& d, const core::Boundary& b,
+                           const core::Attribution& attr) const;
     DailyOptions daily_options(const core::DateRange& dates, const std::string& name,
                                bool record = false, const std::string& lead = {});
     DailyInstruments daily_instruments(const std::string& lead = {});
@@ -438,6 +441,24 @@ std::optional<HourlyOptions> Pipeline::hourly_options(const core::DailyResult& d
     return h;
 }
 
+void Pipeline::evidence_settings(HourlyOptions& h, const ports::RunnerConfig& rc,
+                                 const core::DailyResult& d, const core::Boundary& b,
+                                 const core::Attribution& attr) const {
+    // The history is the evidence: the nightlies' values count for the window ends with the same
+    // commits (the last good nightly is the image the states are rebuilt in; the first bad one's
+    // values count only when nothing but the sources changed), after one confirming run.
+    auto& e = h.evidence;
+    e.recipe = rc.build_command;
+    e.image = rc.image;
+    e.benchmark = rc.benchmark;
+    e.metric = rc.metric;
+    const auto& daily_image = m_o.daily_runner.image;
+    e.admissible_images = {core::expand_image(daily_image, d.sweep.points[b.last_before].label)};
+    if (attr.cause == core::Cause::source)
+        e.admissible_images.push_back(
+            core::expand_image(daily_image, d.sweep.points[b.first_after].label));
+}
+
 void Pipeline::narrow_boundary(std::size_t daily_index, const core::Boundary& b) {
     const auto& d = m_inv.daily[daily_index];
     const std::string good = d.sweep.points[b.last_before].label;
@@ -469,8 +490,9 @@ void Pipeline::narrow_boundary(std::size_t daily_index, const core::Boundary& b)
     rc.image = core::expand_image(rc.image, good);
     h->settings_key = journal_identity(*h, rc);
     h->state_dir = sub_state("hourly-" + good + "-" + bad, h->settings_key);
+    evidence_settings(*h, rc, d, b, attr);
     auto source_runner = m_a.runners.make(rc);
-    auto hourly = run_hourly(*h, m_a, {*source_runner, *source_runner});
+    auto hourly = run_hourly(*h, m_a, {*source_runner, *source_runner, m_history.get()});
     source_runner.reset(); // a kept container is stopped and removed here
     if (hourly.metric.empty())
         hourly.metric = rc.metric;
@@ -485,13 +507,16 @@ InvestigateResult Pipeline::report() {
     m_inv.verdict = m_verdict;
     m_inv.reason = m_reason;
     m_inv.spend.runs = m_record_runs; // the record step's runs count too
-    for (const auto& d : m_inv.daily)
+    for (const auto& d : m_inv.daily) {
         m_inv.spend.runs += d.sweep.runs;
+        // each stored value the daily sweep reused stood in for one run of that nightly
+        m_inv.spend.reused_values += d.sweep.reused_values;
+        m_inv.spend.avoided_runs += d.sweep.reused_values;
+    }
     for (const auto& h : m_inv.hourly) {
-        m_inv.spend.runs += h.spend.runs;
-        m_inv.spend.builds += h.spend.builds;
-        m_inv.spend.resumed_runs += h.spend.resumed_runs;
-        m_inv.spend.resumed_builds += h.spend.resumed_builds;
+        const auto seconds = m_inv.spend.seconds;
+        m_inv.spend += h.spend;
+        m_inv.spend.seconds = seconds;
     }
     m_inv.spend.seconds = m_a.clock.now() - m_started;
     if (!m_o.reproduce.empty())

@@ -8,6 +8,7 @@
 #include "util/strings.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace perfsweep::app {
 
@@ -67,14 +68,122 @@ SourceBench::SourceBench(const HourlyOptions& o, ports::Adapters& a, const Sourc
                           std::to_string(m_book.spend().builds) + " builds, " +
                           std::to_string(m_book.spend().runs) + " runs");
     m_result.spend = m_book.spend();
+    load_evidence();
+}
+
+void SourceBench::load_evidence() {
+    const auto& ev = m_opt.evidence;
+    if (!m_with.evidence || !ev.reuse)
+        return;
+    m_want.recipe = ev.recipe;
+    m_want.image = ev.image;
+    const auto machine = m_with.runner.runner_fingerprint();
+    if (machine.empty())
+        return; // a runner that does not tell its machine up front: nothing is comparable
+    m_want.runner = core::fingerprint_key(machine);
+    m_want.benchmark = ev.benchmark;
+    m_want.metric = ev.metric;
+    auto load = m_with.evidence->load();
+    for (auto& m : load.records)
+        if (m.benchmark == ev.benchmark && m.metric == ev.metric && !m.commits.empty())
+            m_evidence.push_back(std::move(m));
+}
+
+void SourceBench::consult(const core::SourceState& p) {
+    const auto key = state_key(p.commits);
+    const auto* f = m_book.find(key);
+    if (m_consulted.count(key))
+        return;
+    m_consulted[key] = f ? f->values.size() : 0;
+    if (m_evidence.empty() || (f && core::is_broken(f->status)))
+        return;
+    auto want = m_want;
+    want.commits = p.commits;
+    auto found = core::find_evidence(m_evidence, want,
+                                     m_opt.exit_code_mode ? std::vector<std::string>{}
+                                                          : m_opt.evidence.admissible_images,
+                                     m_opt.exit_code_mode);
+    const auto label = util::format_iso8601(p.time) + "  " + core::format_commits(p.commits);
+    if (!found.exact.empty() && !(f && f->runs > 0)) { // else the journal's runs are they
+        m_book.reuse(key, found.exact);
+        m_a.progress.line(label + "  known: " + std::to_string(found.exact.size()) +
+                          " values from " + m_with.evidence->describe());
+    }
+    if (!found.same_sources.empty()) // pooled once a run of the rebuild agrees (confirm)
+        m_pending[key] = std::move(found);
+    m_result.spend = m_book.spend();
+}
+
+void SourceBench::consult_ends(const core::SourceState& good, const core::SourceState& bad) {
+    consult(good);
+    consult(bad);
+    auto level = [this](const core::SourceState& p) -> std::optional<double> {
+        const auto key = state_key(p.commits);
+        if (const auto it = m_pending.find(key); it != m_pending.end())
+            return core::median(it->second.same_sources);
+        if (const auto* f = m_book.find(key); f && !f->values.empty())
+            return core::median(f->values);
+        return std::nullopt;
+    };
+    const auto g = level(good), b = level(bad);
+    m_step = g && b ? std::abs(*g - *b) : 0;
+}
+
+// The same sources' values built by another recipe (a nightly's own build) join the state once
+// one run of the rebuild agrees with them: the first such state of the stage gets that run; if
+// it disagrees, no such evidence counts in this stage.
+void SourceBench::confirm(const core::SourceState& p, core::Stage stage) {
+    const auto key = state_key(p.commits);
+    const auto it = m_pending.find(key);
+    if (it == m_pending.end())
+        return;
+    const auto found = std::move(it->second);
+    m_pending.erase(it);
+    const auto label = util::format_iso8601(p.time) + "  " + core::format_commits(p.commits);
+    const auto from = "nightly " + util::join(found.labels, ", ");
+    if (!m_recipe_agrees) {
+        const auto* f = m_book.find(key);
+        if (!f || f->values.empty())
+            run_state(p, stage, 1);
+        f = m_book.find(key);
+        if (!f || f->values.empty())
+            return; // it did not build or run: measured (or skipped) as any state
+        m_recipe_agrees =
+            core::evidence_confirmed(found.same_sources, f->values, m_step, k_hourly_alpha);
+        m_a.progress.line(label + "  the rebuild " +
+                          (*m_recipe_agrees ? "agrees with " : "differs from ") + from + " (" +
+                          util::format_fixed(core::median(f->values), 3) + " vs " +
+                          util::format_fixed(core::median(found.same_sources), 3) + ")" +
+                          (*m_recipe_agrees ? "" : ": its values are not reused"));
+    }
+    if (!*m_recipe_agrees)
+        return;
+    m_book.reuse(key, found.same_sources);
+    m_a.progress.line(label + "  known: " + std::to_string(found.same_sources.size()) +
+                      " values of " + from);
+    m_result.spend = m_book.spend();
 }
 
 Eval SourceBench::measure(const core::SourceState& p, core::Stage stage) {
-    const auto* f = m_book.find(state_key(p.commits));
+    consult(p);
+    const auto key = state_key(p.commits);
     const auto want = static_cast<std::size_t>(m_opt.repeats);
-    if (f && (core::is_broken(f->status) || f->values.size() >= want))
-        return known(*f);
-    return run_state(p, stage, static_cast<int>(want - (f ? f->values.size() : 0)));
+    const auto before = m_book.spend();
+    const bool built = m_built_key == key;
+    confirm(p, stage);
+    const auto* f = m_book.find(key);
+    if (!f || (!core::is_broken(f->status) && f->values.size() < want))
+        run_state(p, stage, static_cast<int>(want - (f ? f->values.size() : 0)));
+    // What the evidence spared: the runs (and the build) the state would have needed without it.
+    const auto had = m_consulted[key];
+    const long needed = had >= want ? 0 : static_cast<long>(want - had);
+    const long ran = m_book.spend().runs - before.runs;
+    const long builds = m_book.spend().builds - before.builds;
+    if (needed > 0 && !core::is_broken(m_book.find(key)->status)) {
+        m_book.avoided(std::max(0L, needed - ran), builds == 0 && !built ? 1 : 0);
+        m_result.spend = m_book.spend();
+    }
+    return known(*m_book.find(key));
 }
 
 Eval SourceBench::more(const core::SourceState& p, core::Stage stage, int runs) {
@@ -127,6 +236,11 @@ core::SweepResult SourceBench::search(const std::vector<core::SourceState>& poin
     so.workers = 1;
     if (m_opt.exit_code_mode)
         so.comparison = core::ComparisonKind::pass_fail;
+    for (const auto& p : points) { // known states join from the evidence before anything runs
+        consult(p);
+        if (m_recipe_agrees.value_or(false))
+            confirm(p, stage);
+    }
     core::SourcePlan plan(keys, labels, so);
     stopped = false;
     for (plan.sync(m_book); const auto step = plan.next(m_book); plan.sync(m_book)) {
@@ -252,10 +366,20 @@ Eval SourceBench::run_state(const core::SourceState& p, core::Stage stage, int r
         ran.runs = m.status == core::Status::missing ? 0 : 1;
         ran.measurement = m;
         add(ran);
+        record_evidence(m);
         if (m.status != core::Status::ok || m.values.empty())
             break;
     }
     return known(*m_book.find(key)); // every value of the state so far
+}
+
+// Every run joins the evidence store (after the journal: a kill in between loses it from the
+// store only, and the journal's resume asks nothing of the store for that state).
+void SourceBench::record_evidence(core::Measurement m) const {
+    if (!m_with.evidence || m.status == core::Status::missing)
+        return;
+    m.recipe = m_opt.evidence.recipe;
+    m_with.evidence->append({m});
 }
 
 void SourceBench::add(const core::JournalEvent& e) {

@@ -5,10 +5,14 @@
 
 #include "app/hourly.hpp"
 #include "app/journal_file.hpp"
+#include "core/evidence.hpp"
 #include "core/source_plan.hpp"
 #include "core/source_states.hpp"
 
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,7 +40,13 @@ public:
                 const SourceInstruments& with,
                 std::vector<std::unique_ptr<ports::SourceRepo>>& repos, core::HourlyResult& result);
 
-    /// State `p` measured with at least --repeats values (runs only what is missing).
+    /// Ask the evidence (SourceInstruments::evidence) about the window ends before they are
+    /// measured: a state's exact values join the book; the same sources' values built otherwise
+    /// wait for measure()'s confirming run. The ends' levels give the step that run is held to.
+    void consult_ends(const core::SourceState& good, const core::SourceState& bad);
+    /// State `p` measured with at least --repeats values (runs only what is missing); the
+    /// evidence counts: one confirming run admits the same sources' values built otherwise (one
+    /// such run per stage: it checks the recipe).
     Eval measure(const core::SourceState& p, core::Stage stage);
     /// `runs` more runs of a measured state; on success every value of the state so far.
     Eval more(const core::SourceState& p, core::Stage stage, int runs);
@@ -55,6 +65,10 @@ public:
     const core::StateFacts* facts(const core::SourceState& p) const;
 
 private:
+    void load_evidence();
+    void consult(const core::SourceState& p);
+    void confirm(const core::SourceState& p, core::Stage stage);
+    void record_evidence(core::Measurement m) const;
     bool budget_left(bool needs_build) const;
     ports::PointRequest request(const core::SourceState& p, core::Stage stage) const;
     Eval run_state(const core::SourceState& p, core::Stage stage, int runs);
@@ -74,6 +88,13 @@ private:
     bool m_checked_out = false; ///< this process checked the repos out (their worktrees are known)
     std::string m_built_key;    ///< the state the build output is of ("" = unknown)
     std::string m_outputs_line; ///< the last "outputs:" line printed
+    // The evidence: the store's records of this series and runner, what each state was told.
+    std::vector<core::Measurement> m_evidence;
+    core::EvidenceKey m_want;                        ///< this stage's key, less the commits
+    std::map<std::string, std::size_t> m_consulted;  ///< key → values the book knew before
+    std::map<std::string, core::Evidence> m_pending; ///< same sources, awaiting confirmation
+    std::optional<bool> m_recipe_agrees;             ///< the confirming run's verdict
+    double m_step = 0;                               ///< |good end level - bad end level|
 };
 
 /// The key of a state in the journal and the book: "repo=sha,..." (sorted by repo).

@@ -69,12 +69,15 @@ struct Measurement {
     std::string metric;    ///< e.g. "MLUPS"
     std::string unit;      ///< e.g. "MLUPS"; may be empty
     Direction direction = Direction::higher_is_better;
-    std::vector<double> values;                 ///< every raw repeat value (empty unless ok)
-    std::string label;                          ///< e.g. nightly date "2023-08-24" or an hour
-    std::string timestamp;                      ///< UTC ISO 8601 time of the measurement
-    Stage stage = Stage::record;                ///< which stage produced it
-    std::string image;                          ///< image reference, if any
-    std::string digest;                         ///< image digest, when known
+    std::vector<double> values;  ///< every raw repeat value (empty unless ok)
+    std::string label;           ///< e.g. nightly date "2023-08-24" or an hour
+    std::string timestamp;       ///< UTC ISO 8601 time of the measurement
+    Stage stage = Stage::record; ///< which stage produced it
+    std::string image;           ///< image reference, if any
+    std::string digest;          ///< image digest, when known
+    /// the build recipe: "" = the image's own build; else the command that rebuilt the sources
+    /// (the hourly and commit stages' --build)
+    std::string recipe;
     std::map<std::string, std::string> commits; ///< source repo name → commit sha
     std::map<std::string, std::string>
         commit_times;                          ///< repo → committer time (ISO 8601), when known

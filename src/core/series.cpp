@@ -245,6 +245,9 @@ void fold_unknown_testbed(std::vector<StoredKey>& keys) {
 } // namespace
 
 std::vector<Series> group_series(std::vector<Measurement> all) {
+    std::erase_if(all, [](const Measurement& m) {
+        return m.stage == Stage::hourly || m.stage == Stage::commit;
+    });
     std::vector<StoredKey> keys;
     keys.reserve(all.size());
     for (const auto& m : all) {

@@ -67,7 +67,8 @@ struct Series {
 /// benchmark name (a CSV or grep import without --benchmark) join the one named benchmark of their
 /// metric (and testbed, when it is known); (3) points without a testbed (no GPU recorded, no
 /// --testbed) join the one known testbed of their benchmark and metric. Points of two known
-/// testbeds, benchmarks or metrics never pool.
+/// testbeds, benchmarks or metrics never pool. The hourly and commit stages' records (rebuilt
+/// source states kept as evidence, core/evidence) are no points of a series and are left out.
 std::vector<Series> group_series(std::vector<Measurement> all);
 
 /// Which series a command asks for; an empty field matches every value.

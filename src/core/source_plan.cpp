@@ -59,6 +59,21 @@ void SourceBook::apply(const JournalEvent& e, bool resumed) {
     }
 }
 
+void SourceBook::reuse(const std::string& key, const std::vector<double>& values) {
+    auto& f = m_states[key];
+    if (values.empty() || is_broken(f.status))
+        return;
+    f.values.insert(f.values.end(), values.begin(), values.end());
+    if (f.status == StateStatus::untested)
+        f.status = StateStatus::unknown;
+    m_spend.reused_values += static_cast<long>(values.size());
+}
+
+void SourceBook::avoided(long runs, long builds) {
+    m_spend.avoided_runs += runs;
+    m_spend.avoided_builds += builds;
+}
+
 const StateFacts* SourceBook::find(const std::string& key) const {
     const auto it = m_states.find(key);
     return it == m_states.end() ? nullptr : &it->second;

@@ -37,6 +37,11 @@ class SourceBook {
 public:
     /// Apply one event; `resumed` when it was read back from an earlier invocation's journal.
     void apply(const JournalEvent& e, bool resumed);
+    /// Values of state `key` taken from the evidence (core/evidence), not run: they join its
+    /// values like a run's, counted in spend().reused_values, not in runs.
+    void reuse(const std::string& key, const std::vector<double>& values);
+    /// Runs and builds the evidence spared (counted in spend()).
+    void avoided(long runs, long builds);
     /// The facts of state `key`, or nullptr when nothing is known.
     const StateFacts* find(const std::string& key) const;
     /// The state the build output is of; empty when unknown (nothing built, or a build started

@@ -12,6 +12,8 @@ struct Spend {
     long resumed_runs = 0;   ///< of `runs`, those an earlier, interrupted invocation executed
     long resumed_builds = 0; ///< of `builds`, those an earlier, interrupted invocation executed
     long reused_values = 0;  ///< values taken as evidence (history, an earlier stage), not run
+    long avoided_runs = 0;   ///< runs the evidence spared: known values stood in for them
+    long avoided_builds = 0; ///< builds the evidence spared: a known state was not rebuilt
     double seconds = 0;      ///< wall time (a whole investigation's)
 
     /// Add `o` field by field.
@@ -21,6 +23,8 @@ struct Spend {
         resumed_runs += o.resumed_runs;
         resumed_builds += o.resumed_builds;
         reused_values += o.reused_values;
+        avoided_runs += o.avoided_runs;
+        avoided_builds += o.avoided_builds;
         seconds += o.seconds;
         return *this;
     }

@@ -90,6 +90,13 @@ void SweepPlan::set_noise_context(std::vector<std::vector<double>> series) {
     update_pool();
 }
 
+void SweepPlan::set_level_context(std::vector<std::vector<double>> before,
+                                  std::vector<std::vector<double>> after) {
+    const bool pass_fail = m_options.comparison == ComparisonKind::pass_fail;
+    m_before = pass_fail ? std::vector<std::vector<double>>{} : std::move(before);
+    m_after = pass_fail ? std::vector<std::vector<double>>{} : std::move(after);
+}
+
 void SweepPlan::update_pool() {
     // Within points: the repeats of each ok point (and of each context point) around its mean.
     double num = 0;
@@ -294,16 +301,24 @@ SweepPlan::PairTest SweepPlan::compare(std::size_t a, std::size_t b) const {
     // with at least twice the first repeats per side; until then it asks for more repeats.
     auto segment = [&](std::size_t from, bool left) {
         std::vector<double> pool = m_points[from].values;
+        auto same = [&](const std::vector<double>& v) {
+            return test_values(v, m_points[from].values, m_options.alpha).relation !=
+                   Relation::differ;
+        };
         std::size_t i = from;
         while (left ? i > 0 : i + 1 < m_points.size()) {
             i = left ? i - 1 : i + 1;
             const auto& p = m_points[i];
             if (p.state != StateStatus::unknown)
                 continue; // broken, or untested beyond the pair
-            if (test_values(p.values, m_points[from].values, m_options.alpha).relation ==
-                Relation::differ)
-                break;
+            if (!same(p.values))
+                return pool;
             pool.insert(pool.end(), p.values.begin(), p.values.end());
+        }
+        for (const auto& v : left ? m_before : m_after) { // past the candidates: the history
+            if (!same(v))
+                break;
+            pool.insert(pool.end(), v.begin(), v.end());
         }
         return pool;
     };

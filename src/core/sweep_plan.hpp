@@ -167,6 +167,13 @@ public:
     /// pair with one run per point can be decided from the first round. Never candidates, never
     /// compared, not counted as runs; replaces earlier context.
     void set_noise_context(std::vector<std::vector<double>> series);
+    /// The same machine's nights just outside the candidates, nearest first, `before` the first
+    /// and `after` the last: evidence of the two levels. An adjacent pair's confirmation pools
+    /// them with the candidates next to it while they are the same level as its point (no
+    /// nightly the history holds is measured again to reach the pooled runs per side). Never
+    /// candidates, not counted as runs; ignored for pass/fail; replaces earlier ones.
+    void set_level_context(std::vector<std::vector<double>> before,
+                           std::vector<std::vector<double>> after);
     /// True when the run budget stops further proposals.
     bool budget_exhausted() const;
     /// The current knowledge as a result; `stop_reason` is recorded when not complete.
@@ -226,6 +233,7 @@ private:
 
     std::vector<SweepPoint> m_points;
     std::vector<std::vector<double>> m_context; // noise evidence from outside the candidates
+    std::vector<std::vector<double>> m_before, m_after; // level evidence, nearest first
     SweepOptions m_options;
     long m_runs = 0;
     long m_reused = 0;

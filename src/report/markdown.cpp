@@ -762,9 +762,22 @@ std::string skipped_section(const View& v, const Limits& lim, std::size_t fold) 
            "\n";
 }
 
+// "avoided: 5 runs, 1 build (12 known values reused)": what the evidence spared.
+std::string avoided_part(const core::Spend& s) {
+    if (s.avoided_runs == 0 && s.avoided_builds == 0 && s.reused_values == 0)
+        return "";
+    auto n = [](long k, const char* what) {
+        return std::to_string(k) + " " + what + (k == 1 ? "" : "s");
+    };
+    return "avoided: " + n(s.avoided_runs, "run") + ", " + n(s.avoided_builds, "build") + " (" +
+           n(s.reused_values, "known value") + " reused)";
+}
+
 std::string budget_section(const View& v) {
     std::vector<std::string> parts;
+    const core::Spend* spend = nullptr;
     if (v.inv) {
+        spend = &v.inv->spend;
         parts.push_back("runs: " + std::to_string(v.inv->spend.runs));
         parts.push_back("builds: " + std::to_string(v.inv->spend.builds));
         if (v.inv->spend.seconds > 0)
@@ -772,9 +785,12 @@ std::string budget_section(const View& v) {
     } else if (v.kind == core::ResultKind::daily) {
         parts.push_back("runs: " + std::to_string(v.daily.front()->sweep.runs));
     } else if (v.kind == core::ResultKind::hourly) {
+        spend = &v.hourly.front()->spend;
         parts.push_back("runs: " + std::to_string(v.hourly.front()->spend.runs));
         parts.push_back("builds: " + std::to_string(v.hourly.front()->spend.builds));
     }
+    if (spend && !avoided_part(*spend).empty())
+        parts.push_back(avoided_part(*spend));
     if (parts.empty())
         return "";
     return "### Budget used\n\n" + util::join(parts, " · ") + "\n\n";

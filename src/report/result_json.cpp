@@ -308,6 +308,9 @@ void hourly_fields(JsonWriter& w, const core::HourlyResult& r) {
         .member("runs", r.spend.runs)
         .member("resumed_builds", r.spend.resumed_builds)
         .member("resumed_runs", r.spend.resumed_runs)
+        .member("reused_values", r.spend.reused_values)
+        .member("avoided_runs", r.spend.avoided_runs)
+        .member("avoided_builds", r.spend.avoided_builds)
         .member("budget_exhausted", r.budget_exhausted);
 }
 
@@ -345,6 +348,9 @@ void investigation_fields(JsonWriter& w, const core::Investigation& inv) {
     });
     w.member("runs", inv.spend.runs)
         .member("builds", inv.spend.builds)
+        .member("reused_values", inv.spend.reused_values)
+        .member("avoided_runs", inv.spend.avoided_runs)
+        .member("avoided_builds", inv.spend.avoided_builds)
         .member("elapsed_s", inv.spend.seconds);
     strings(w, "reproduce", inv.reproduce);
     string_map(w, "repos", inv.repo_urls);

@@ -782,3 +782,29 @@ TEST_CASE("the focus is detect's latest regression clamped into the range",
     CHECK_FALSE(
         detected_focus({change(ChangeKind::regression, "2024-04-01", "2024-04-05")}, range));
 }
+
+TEST_CASE("an adjacent pair is confirmed with the history's nights of the same level outside "
+          "the candidates",
+          "[core][sweep][evidence]") {
+    // Detect's window is two nightlies the history holds (3 runs each). Confirming their boundary
+    // wants twice the first repeats per side; the history's nights next to the window are those
+    // levels' evidence, so no nightly is measured again (issue 31: the daily stage re-ran both).
+    auto plan_for = [](std::vector<std::vector<double>> before,
+                       std::vector<std::vector<double>> after) {
+        SweepOptions o;
+        o.repeats = 3;
+        SweepPlan plan(labels(2), o);
+        plan.reuse(0, {577.0, 577.2, 576.9});
+        plan.reuse(1, {536.6, 536.4, 536.7});
+        plan.set_level_context(std::move(before), std::move(after));
+        return plan;
+    };
+    CHECK_FALSE(plan_for({}, {}).next().empty()); // without: more runs of both nightlies
+    const auto with = plan_for({{577.1, 576.8, 577.0}}, {{536.5, 536.8, 536.6}});
+    CHECK(with.next().empty());
+    const auto r = with.result();
+    REQUIRE(r.boundaries.size() == 1);
+    CHECK(r.boundaries[0].kind == ChangeKind::regression);
+    // A night at the other level is no evidence of this one: it stops the pooling.
+    CHECK_FALSE(plan_for({{536.5, 536.8, 536.6}}, {{536.5, 536.8, 536.6}}).next().empty());
+}

@@ -585,3 +585,97 @@ TEST_CASE("investigate in-process: a --state another perfsweep holds stops befor
     app::run_investigate(o, p.w.adapters);
     CHECK(p.w.files.locked.at("st") >= 1);
 }
+
+namespace {
+
+/// Runs and builds the scripted runner spent on the source state `commits` (the hourly and
+/// commit stages' requests carry their commits; the nightlies' do not).
+std::pair<long, long> spent_on(const fakes::World& w,
+                               const std::map<std::string, std::string>& commits) {
+    long runs = 0;
+    for (const auto& r : w.runners.log.points)
+        runs += r.commits == commits ? std::max(1, r.repeats) : 0;
+    const auto b = w.runners.log.builds.find(fakes::state_key(commits));
+    return {runs, b == w.runners.log.builds.end() ? 0 : b->second};
+}
+
+} // namespace
+
+TEST_CASE("investigate in-process: the hourly window ends reuse the nightlies' values (one "
+          "confirming run, no rebuild)",
+          "[usecase][investigate][evidence]") {
+    // Issue 31: on an H200 the window ends (the sources of nightlies 09-05 and 09-06) were built
+    // and run 3 times each although the history and the daily stage had just measured those
+    // nightlies. Now a window end whose commits equal a measured nightly's costs at most one run
+    // and one build (the recipe's confirming run, once per stage), never a rebuild.
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    p.record_history("2024-05-15");
+    const auto r = app::run_investigate(p.options({}), p.w.adapters);
+    INFO(util::join(p.w.progress.lines, "\n"));
+    REQUIRE(r.investigation.hourly.size() == 1);
+    const auto& h = r.investigation.hourly[0];
+    REQUIRE(h.culprit);
+    CHECK(h.culprit->commit.sha == p.xla.sha(p.culprit));
+    const std::map<std::string, std::string> good{
+        {"xla", p.xla.sha(p.nightly_commit("2024-05-13"))}};
+    const std::map<std::string, std::string> bad{
+        {"xla", p.xla.sha(p.nightly_commit("2024-05-14"))}};
+    const auto [good_runs, good_builds] = spent_on(p.w, good);
+    const auto [bad_runs, bad_builds] = spent_on(p.w, bad);
+    CHECK(good_runs + bad_runs <= 1);     // the confirming run, for both ends together
+    CHECK(good_builds + bad_builds <= 1); // and its build; nothing rebuilt
+    for (const auto& [state, n] : p.w.runners.log.builds) {
+        INFO(state);
+        CHECK(n == 1);
+    }
+    // The report counts what the evidence spared.
+    CHECK(h.spend.avoided_runs >= 5);
+    CHECK(h.spend.avoided_builds >= 1);
+    CHECK(r.investigation.spend.avoided_runs >= h.spend.avoided_runs);
+    CHECK_THAT(p.w.files.files.at("out/report.md"), Catch::Contains("avoided: "));
+    CHECK_THAT(p.w.files.files.at("out/result.json"), Catch::Contains("\"avoided_runs\":"));
+
+    SECTION("a second investigation rebuilds no state the first measured") {
+        p.w.runners.log = {};
+        auto o = p.options({});
+        o.record.reset();
+        const auto again = app::run_investigate(o, p.w.adapters);
+        REQUIRE(again.investigation.hourly.size() == 1);
+        REQUIRE(again.investigation.hourly[0].culprit);
+        CHECK(again.investigation.hourly[0].culprit->commit.sha == p.xla.sha(p.culprit));
+        CHECK(p.w.runners.log.total_builds() == 0);
+        CHECK(p.w.runners.log.total_runs() == 0);
+    }
+}
+
+TEST_CASE("investigate in-process: a rebuild that disagrees with the nightly's own build "
+          "measures the window ends afresh",
+          "[usecase][investigate][evidence]") {
+    // The rebuild recipe costs 3 % against the image's own build (other flags): the confirming
+    // run disagrees, so the nightlies' values are not pooled with the rebuilt states' and the
+    // culprit is found from rebuilt states alone.
+    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    p.record_history("2024-05-15");
+    const auto nightly = p.w.runners.run;
+    p.w.runners.run = [nightly](const ports::PointRequest& r, int repeat) {
+        auto run = nightly(r, repeat);
+        if (r.commits.count("xla"))
+            run.value *= 0.97;
+        return run;
+    };
+    const auto r = app::run_investigate(p.options({}), p.w.adapters);
+    INFO(util::join(p.w.progress.lines, "\n"));
+    REQUIRE(r.investigation.hourly.size() == 1);
+    const auto& h = r.investigation.hourly[0];
+    REQUIRE(h.culprit);
+    CHECK(h.culprit->commit.sha == p.xla.sha(p.culprit));
+    const auto& lines = p.w.progress.lines;
+    CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+        return l.find("the rebuild differs from nightly 2024-05-13") != std::string::npos;
+    }));
+    CHECK(h.spend.reused_values == 0);
+    const auto [good_runs, good_builds] =
+        spent_on(p.w, {{"xla", p.xla.sha(p.nightly_commit("2024-05-13"))}});
+    CHECK(good_runs >= 3);
+    CHECK(good_builds == 1);
+}

@@ -91,6 +91,8 @@ std::string measurement_to_json(const core::Measurement& m) {
     put(w, "stage", std::string(core::to_string(m.stage)));
     put(w, "image", m.image);
     put(w, "digest", m.digest);
+    if (!m.recipe.empty()) // rebuilt sources only; the image's own build has none
+        put(w, "recipe", m.recipe);
     put_map(w, "commits", m.commits);
     put_map(w, "commit_times", m.commit_times);
     put_map(w, "runner", m.runner);
@@ -154,6 +156,7 @@ core::Measurement measurement_from_json(std::string_view json, const std::string
     }
     m.image = get_string(d, "image", where, false);
     m.digest = get_string(d, "digest", where, false);
+    m.recipe = get_string(d, "recipe", where, false);
     m.commits = get_map(d, "commits", where);
     m.commit_times = get_map(d, "commit_times", where);
     m.runner = get_map(d, "runner", where);

@@ -563,6 +563,9 @@ public:
         integer(v, path, "runs", r.spend.runs);
         integer(v, path, "resumed_builds", r.spend.resumed_builds);
         integer(v, path, "resumed_runs", r.spend.resumed_runs);
+        integer(v, path, "reused_values", r.spend.reused_values);
+        integer(v, path, "avoided_runs", r.spend.avoided_runs);
+        integer(v, path, "avoided_builds", r.spend.avoided_builds);
         boolean(v, path, "budget_exhausted", r.budget_exhausted);
         if (const std::string c = str(v, path, "conclusion"); !c.empty()) {
             const auto parsed = core::parse_hourly_conclusion(c);
@@ -638,6 +641,9 @@ public:
             inv.regressions = core::default_regressions(inv);
         integer(v, path, "runs", inv.spend.runs);
         integer(v, path, "builds", inv.spend.builds);
+        integer(v, path, "reused_values", inv.spend.reused_values);
+        integer(v, path, "avoided_runs", inv.spend.avoided_runs);
+        integer(v, path, "avoided_builds", inv.spend.avoided_builds);
         num(v, path, "elapsed_s", inv.spend.seconds);
         if (m_legacy) { // older results counted per stage only
             if (!has(v, "runs"))
