@@ -15,13 +15,8 @@
 set -euo pipefail
 set -f
 
-err() { # err CODE MESSAGE: an ::error annotation (escaped as workflow-command data), exit CODE
-  local m=${2//'%'/%25}
-  m=${m//$'\r'/%0D}
-  m=${m//$'\n'/%0A}
-  printf '::error title=perfsweep action::%s\n' "$m" >&2
-  exit "$1"
-}
+# shellcheck source=action/lib.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh" # err()
 out() { # out KEY VALUE: one output line; values with a line break are refused (no injection)
   case "$2" in *$'\n'* | *$'\r'*) err 2 "$1 contains a line break" ;; esac
   if [ -n "${GITHUB_OUTPUT:-}" ]; then printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"; fi

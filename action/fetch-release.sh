@@ -14,13 +14,8 @@
 set -euo pipefail
 set -f
 
-err() { # err CODE MESSAGE: an ::error annotation (escaped as workflow-command data), exit CODE
-  local m=${2//'%'/%25}
-  m=${m//$'\r'/%0D}
-  m=${m//$'\n'/%0A}
-  printf '::error title=perfsweep action::%s\n' "$m" >&2
-  exit "$1"
-}
+# shellcheck source=action/lib.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh" # err()
 skip() { echo "perfsweep: $1; building from source"; exit 0; }
 
 repo=${PERFSWEEP_ACTION_REPOSITORY:-}

@@ -15,14 +15,9 @@
 set -euo pipefail
 set -f # no globbing anywhere: no value is ever expanded as a pattern
 
-die() { # usage error: names the input and what was expected. The message may quote a hostile
-  # value, so it is escaped as workflow-command data (%, CR, LF) and cannot start a new command.
-  local m=${1//'%'/%25}
-  m=${m//$'\r'/%0D}
-  m=${m//$'\n'/%0A}
-  printf '::error title=perfsweep action::%s\n' "$m" >&2
-  exit 2
-}
+# shellcheck source=action/lib.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh" # err()
+die() { err 2 "$1"; } # usage error: names the input and what was expected
 
 bin=${PERFSWEEP_BIN:-}
 [ -n "$bin" ] || die "PERFSWEEP_BIN is empty: the build step did not produce a perfsweep binary"
@@ -193,7 +188,7 @@ fi
 
 opt config --config # a main-app option (CLI11 reads config files there): before the subcommand
 args+=("$mode")
-if [ "$mode" = record ] || [ "$mode" = run ] || [ "$mode" = compare ]; then
+if [ "$mode" = record ] || [ "$mode" = run ] || [ "$mode" = compare ] || [ "$mode" = investigate ]; then
   lines metric --metric # one metric per line: each its own series
 else
   opt metric --metric

@@ -5,6 +5,7 @@
 #include "core/commit_probe.hpp"
 #include "core/date_range.hpp"
 #include "core/exit_code.hpp"
+#include "core/series.hpp"
 #include "util/crash_point.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -174,8 +175,10 @@ void DailySweep::load_history() {
     if (m_o.rerun)
         load.records.clear();
     const bool want_codes = m_o.sweep.comparison == core::ComparisonKind::pass_fail;
-    for (auto& m : load.records)
-        if (m.status == core::Status::ok && !m.values.empty() && m.benchmark == m_o.benchmark &&
+    // The sweep's series only (core::points_of_series: detect's grouping, so points stored
+    // under the command line, the name of earlier versions, are reused too).
+    for (auto& m : core::points_of_series(std::move(load.records), {m_o.benchmark, m_o.metric, ""}))
+        if (m.status == core::Status::ok && !m.values.empty() &&
             m.exit_codes.empty() != want_codes) { // never mix metric and exit-code records
             if (m_index.count(m.label))
                 m_hist.push_back(std::move(m));

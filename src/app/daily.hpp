@@ -21,8 +21,11 @@ namespace perfsweep::app {
 
 /// What `perfsweep daily` was asked to do.
 struct DailyOptions {
-    core::DateRange dates;            ///< the nightly dates (publisher's calendar dates)
-    std::string benchmark;            ///< benchmark name, to match history records
+    core::DateRange dates; ///< the nightly dates (publisher's calendar dates)
+    std::string benchmark; ///< benchmark name, to match history records
+    /// the metric, to match history records (core::points_of_series); "" = any ("failed" in
+    /// exit-code mode, as the runner stores it)
+    std::string metric;
     core::SweepOptions sweep;         ///< strategy, repeats, budgets, workers (set from the runner)
     std::string state_dir;            ///< resumable state; empty = none
     bool rerun = false;               ///< ignore history points

@@ -1,6 +1,7 @@
 #include "app/investigate.hpp"
 
 #include "app/dashboard.hpp"
+#include "app/investigate_series.hpp"
 #include "app/journal_file.hpp"
 #include "app/newest_point.hpp"
 #include "app/options.hpp"
@@ -11,6 +12,7 @@
 #include "core/exit_policy.hpp"
 #include "core/narrow.hpp"
 #include "core/range_verdict.hpp"
+#include "core/series_narrow.hpp"
 #include "report/markdown.hpp"
 #include "report/result_json.hpp"
 #include "util/error.hpp"
@@ -61,6 +63,9 @@ NightState night_state(core::Verdict v) {
 struct NarrowWindow {
     core::DateRange dates;
     bool explicit_range = false;
+    /// Several series: the ones narrowed together (indices into Investigation::series, the lead
+    /// first: core::narrow_groups).
+    std::vector<std::size_t> series;
 };
 
 /// One run of the pipeline: each step is a method, reading what the earlier ones found.
@@ -74,6 +79,8 @@ public:
     void record_night();
     /// 2. Detect against the whole history.
     void detect();
+    /// 2'. Detect every series the runner reads (several metrics) and group their regressions.
+    void detect_series(DetectRequest dr);
     /// 3. The windows to narrow: the explicit range, or detect's regressions (Narrow rule).
     std::vector<NarrowWindow> windows();
     /// 3a. The daily stage over `w`, then each of its regressions to narrow (Narrow rule).
@@ -86,6 +93,7 @@ public:
 private:
     void settle_newest();
     void narrow_boundary(std::size_t daily_index, const core::Boundary& b);
+    void narrow_followers(const NarrowWindow& w, std::size_t lead_daily, std::size_t first_entry);
     /// `daily` with the runner's image, metric and unit where the sweep measured none.
     core::DailyResult with_runner_metric(core::DailyResult daily) const;
     void note_first_boundary(const std::string& good, const std::string& bad,
@@ -96,8 +104,8 @@ private:
                            const core::DailyResult& d, const core::Boundary& b,
                            const core::Attribution& attr) const;
     DailyOptions daily_options(const core::DateRange& dates, const std::string& name,
-                               bool record = false);
-    DailyInstruments daily_instruments();
+                               bool record = false, const std::string& lead = {});
+    DailyInstruments daily_instruments(const std::string& lead = {});
     std::string sub_state(const std::string& name, const std::string& identity) const;
     void comment(InvestigateResult& res);
 
@@ -107,7 +115,9 @@ private:
     std::unique_ptr<ports::HistoryStore> m_history;
     const std::vector<std::string> m_secrets;
     std::unique_ptr<ports::BuildingRunner> m_runner, m_probe; // the daily stage's, opened once
-    core::Investigation m_inv;                                // the model every output renders
+    std::unique_ptr<LeadMetricRunner> m_tee; // several metrics: hands the sweep its lead's
+    std::vector<core::NarrowGroup> m_groups; // several series: what is narrowed together
+    core::Investigation m_inv;               // the model every output renders
     core::Verdict m_verdict = core::Verdict::inconclusive; // an explicit range's sweep decides it
     std::string m_reason;
     std::optional<core::ChangePoint> m_latest; // the latest regression detect found
@@ -122,26 +132,35 @@ std::string Pipeline::sub_state(const std::string& name, const std::string& iden
                                  : m_o.state_dir + "/" + name + "-" + util::short_hash(identity);
 }
 
-DailyInstruments Pipeline::daily_instruments() {
+DailyInstruments Pipeline::daily_instruments(const std::string& lead) {
     if (!m_runner) {
         m_runner = m_a.runners.make(m_o.daily_runner);
         if (!m_o.commits_probe.empty())
             m_probe = m_a.runners.make(commits_probe_runner(m_o.daily_runner, m_o.commits_probe));
     }
-    return {*m_runner, m_probe.get(), m_history.get()};
+    if (!reads_several_metrics(m_o.daily_runner))
+        return {*m_runner, m_probe.get(), m_history.get()};
+    if (!m_tee)
+        m_tee = std::make_unique<LeadMetricRunner>(*m_runner, *m_history);
+    m_tee->lead = lead.empty() ? m_o.daily_runner.metric : lead;
+    return {*m_tee, m_probe.get(), m_history.get()};
 }
 
 DailyOptions Pipeline::daily_options(const core::DateRange& dates, const std::string& name,
-                                     bool record) {
+                                     bool record, const std::string& lead) {
     DailyOptions d = m_o.daily;
     d.secrets = m_secrets;
     d.dates = dates;
     d.benchmark = m_o.daily_runner.benchmark;
+    d.metric = m_o.daily_runner.exit_code_mode ? "failed" : m_o.daily_runner.metric;
+    auto runner = m_o.daily_runner;
+    if (!lead.empty())
+        d.metric = runner.metric = lead; // several series: the sweep's journal is its lead's
     if (record) {
         d.sweep.strategy = core::SweepStrategy::exhaustive;
         d.rerun = true; // recording measures the nightly, whatever the history holds for it
     }
-    d.identity = journal_identity(d, m_o.daily_runner);
+    d.identity = journal_identity(d, runner);
     d.state_dir = sub_state(name, d.identity);
     return d;
 }
@@ -171,6 +190,8 @@ void Pipeline::detect() {
     }
     dr.options.threshold = m_o.threshold;
     dr.allow_empty = m_o.range.has_value(); // the range's sweep decides
+    if (reads_several_metrics(runner))
+        return detect_series(std::move(dr));
     const auto detected = run_detect(dr, m_a);
     m_inv.detect = detected.result;
     for (const auto& w : detected.warnings)
@@ -179,6 +200,43 @@ void Pipeline::detect() {
     m_verdict = m_inv.detect.verdict;
     m_reason = m_inv.detect.reason;
     m_a.progress.line("detect: " + verdict_word(m_verdict) + " — " + m_reason);
+}
+
+void Pipeline::detect_series(DetectRequest dr) {
+    const auto& metrics = m_o.daily_runner.metrics; // empty: a (?<name>...) group, every metric
+    dr.metric.clear();
+    auto detected = run_detect_all(dr, m_a);
+    for (const auto& w : detected.warnings)
+        m_a.progress.line("warning: " + w);
+    for (auto& s : detected.series)
+        if (metrics.empty() || std::count(metrics.begin(), metrics.end(), s.key.metric))
+            m_inv.series.push_back(std::move(s));
+    m_groups = core::narrow_groups(m_inv.series, m_o.narrow);
+    if (m_inv.series.empty()) {
+        m_inv.detect.verdict = core::Verdict::inconclusive;
+        m_inv.detect.reason = detected.empty_reason.empty()
+                                  ? "no series of the benchmark's metrics in the history yet"
+                                  : detected.empty_reason;
+    } else { // the one narrowed first, else the worst
+        const auto worst = core::worst_verdict(m_inv.series);
+        std::size_t shown = 0;
+        while (m_inv.series[shown].result.verdict != worst)
+            ++shown;
+        m_inv.detect =
+            m_inv.series[m_groups.empty() ? shown : m_groups.front().series.front()].result;
+    }
+    m_verdict = core::worst_verdict(m_inv.series);
+    m_reason = m_inv.detect.reason;
+    std::size_t regressed = 0;
+    for (const auto& s : m_inv.series) {
+        regressed += s.result.verdict == core::Verdict::regression ? 1 : 0;
+        m_a.progress.line("detect " + core::to_string(s.key) + ": " +
+                          verdict_word(s.result.verdict) + " — " + s.result.reason);
+    }
+    if (regressed > 1)
+        m_reason = std::to_string(regressed) + " of " + std::to_string(m_inv.series.size()) +
+                   " series regressed, narrowed in " + std::to_string(m_groups.size()) +
+                   (m_groups.size() == 1 ? " sweep" : " sweeps") + "; " + m_reason;
 }
 
 void Pipeline::settle_newest() {
@@ -210,7 +268,22 @@ void Pipeline::settle_newest() {
 
 std::vector<NarrowWindow> Pipeline::windows() {
     if (m_o.range)
-        return {{*m_o.range, true}};
+        return {{*m_o.range, true, {}}};
+    if (!m_groups.empty()) { // several series: one window per group (core::narrow_groups)
+        std::vector<NarrowWindow> out;
+        for (const auto& g : m_groups) {
+            const auto from = util::parse_day(g.last_before), to = util::parse_day(g.first_after);
+            if (from && to)
+                out.push_back({{*from, *to}, false, g.series});
+            else
+                m_a.progress.line("cannot narrow " + g.last_before + " → " + g.first_after +
+                                  ": labels are not nightly dates (YYYY-MM-DD)");
+        }
+        const auto& lead = m_inv.series[m_groups.front().series.front()].result;
+        if (const auto* cp = core::latest_regression_of(lead.change_points))
+            m_latest = *cp;
+        return out;
+    }
     const auto& det = m_inv.detect;
     if (det.verdict != core::Verdict::regression)
         return {};
@@ -225,7 +298,7 @@ std::vector<NarrowWindow> Pipeline::windows() {
                               ": labels are not nightly dates (YYYY-MM-DD)");
             continue;
         }
-        out.push_back({{*from, *to}, false});
+        out.push_back({{*from, *to}, false, {}});
     }
     return out;
 }
@@ -235,11 +308,15 @@ std::vector<NarrowWindow> Pipeline::windows() {
 // the rest of the window and reports its other boundaries.
 void Pipeline::narrow_window(const NarrowWindow& w) {
     const std::string from = util::format_day(w.dates.from), to = util::format_day(w.dates.to);
-    m_a.progress.line("== daily: " + from + " → " + to);
-    auto d = daily_options(w.dates, "daily-" + from + "-" + to);
+    const std::string lead = w.series.empty() ? "" : m_inv.series[w.series.front()].key.metric;
+    // several series: the group's lead is the series the sweep narrows (its detect result)
+    const auto& det = w.series.empty() ? m_inv.detect : m_inv.series[w.series.front()].result;
+    m_a.progress.line("== daily: " + from + " → " + to + (lead.empty() ? "" : " (" + lead + ")"));
+    auto d = daily_options(w.dates, "daily-" + from + "-" + to, false, lead);
     if (d.sweep.comparison == core::ComparisonKind::values &&
-        m_inv.detect.verdict == core::Verdict::regression)
-        d.sweep.focus = core::detected_focus(m_inv.detect.change_points, w.dates.labels());
+        det.verdict == core::Verdict::regression)
+        d.sweep.focus = core::detected_focus(det.change_points, w.dates.labels());
+    const std::size_t first_entry = m_inv.regressions.size(); // the lead's, for its followers
     std::optional<std::pair<std::string, std::string>> early; // narrowed during the sweep
     const FocusHook hourly_first = [&](const core::DailyResult& so_far, const core::Boundary& b) {
         const auto& pts = so_far.sweep.points;
@@ -249,7 +326,7 @@ void Pipeline::narrow_window(const NarrowWindow& w) {
         m_inv.daily.push_back(with_runner_metric(so_far));
         narrow_boundary(m_inv.daily.size() - 1, b);
     };
-    auto daily = with_runner_metric(run_daily(d, m_a, daily_instruments(), hourly_first));
+    auto daily = with_runner_metric(run_daily(d, m_a, daily_instruments(lead), hourly_first));
     if (w.explicit_range) {
         const auto rv = core::range_verdict(daily);
         m_verdict = rv.verdict;
@@ -276,6 +353,45 @@ void Pipeline::narrow_window(const NarrowWindow& w) {
         if (early && (labels == *early || !w.explicit_range))
             continue;
         narrow_boundary(index, *b);
+    }
+    if (!w.series.empty())
+        narrow_followers(w, index, first_entry);
+}
+
+// Several series: the lead's entries are named, and each series narrowed with it gets its sweep
+// result from the same runs and, on the lead's boundary, the lead's hourly result.
+void Pipeline::narrow_followers(const NarrowWindow& w, std::size_t lead_daily,
+                                std::size_t first_entry) {
+    const std::string lead_name = core::to_string(m_inv.series[w.series.front()].key);
+    for (auto i = first_entry; i < m_inv.regressions.size(); ++i)
+        m_inv.regressions[i].series = lead_name;
+    std::vector<core::DetectResult> followers;
+    for (std::size_t k = 1; k < w.series.size(); ++k)
+        followers.push_back(m_inv.series[w.series[k]].result);
+    if (followers.empty())
+        return;
+    const auto lead_entries = m_inv.regressions.size();
+    auto sweeps = follower_sweeps(m_inv.daily[lead_daily], followers, m_history->load().records,
+                                  m_tee ? m_tee->others : std::vector<core::Measurement>{});
+    for (std::size_t k = 0; k < sweeps.size(); ++k) {
+        const std::string name = core::to_string(m_inv.series[w.series[k + 1]].key);
+        m_inv.daily.push_back(std::move(sweeps[k]));
+        const auto& d = m_inv.daily.back();
+        const auto* b = core::latest_regression_of(d.sweep.boundaries);
+        if (!b) {
+            m_a.progress.line("daily " + name + ": no decided regression boundary in the runs of " +
+                              lead_name + "'s sweep");
+            continue;
+        }
+        core::NarrowedRegression r{m_inv.daily.size() - 1, d.sweep.points[b->last_before].label,
+                                   d.sweep.points[b->first_after].label, std::nullopt, name};
+        for (auto i = first_entry; i < lead_entries; ++i)
+            if (m_inv.regressions[i].last_good == r.last_good &&
+                m_inv.regressions[i].first_bad == r.first_bad)
+                r.hourly = m_inv.regressions[i].hourly; // the same nightlies: the same commits
+        m_a.progress.line("daily " + name + ": " + r.last_good + " → " + r.first_bad +
+                          " (the runs of " + lead_name + "'s sweep)");
+        m_inv.regressions.push_back(std::move(r));
     }
 }
 
@@ -349,7 +465,7 @@ void Pipeline::narrow_boundary(std::size_t daily_index, const core::Boundary& b)
     const std::string bad = d.sweep.points[b.first_after].label;
     // Sources, environment or both (core/environment): same sources → no hourly stage.
     const auto attr = core::attribute_boundary(d, b);
-    m_inv.regressions.push_back({daily_index, good, bad, std::nullopt});
+    m_inv.regressions.push_back({daily_index, good, bad, std::nullopt, ""});
     m_a.progress.line("cause " + good + " → " + bad + ": " + core::describe_attribution(attr));
     note_first_boundary(good, bad, b, attr);
     if (attr.cause == core::Cause::environment) {
@@ -434,6 +550,13 @@ void Pipeline::publish(InvestigateResult& res) {
         res.outputs["first-bad"] = m_latest->first_after;
     }
     const auto& done = res.investigation;
+    if (!done.series.empty()) { // several series: how many, and how many regressed
+        res.outputs["series"] = std::to_string(done.series.size());
+        res.outputs["regressions"] =
+            std::to_string(std::count_if(done.series.begin(), done.series.end(), [](const auto& s) {
+                return s.result.verdict == core::Verdict::regression;
+            }));
+    }
     if (!done.hourly.empty()) {
         const auto& h = done.hourly.front();
         if (h.last_good && h.first_bad)

@@ -601,7 +601,9 @@ std::vector<CommandSpec> make_commands() {
              {"cherry-pick", ""},
              {"benchmark", "", false, "default: the test command's program or script name"},
              {"testbed", ""},
-             {"metric", "MLUPS"},
+             repeatable({"metric", "MLUPS", false,
+                         "repeat it for several metrics of the same runs (one series each): "
+                         "every regressed series is narrowed, those of one night by one sweep"}),
              {"metric-regex", ""},
              {"unit", ""},
              {"direction", "higher"},

@@ -356,6 +356,7 @@ DailyRequest resolve_daily(const OptionValues& v) {
     auto& o = r.options;
     o.dates = resolve_date_range(v.text("from"), v.text("to"));
     o.benchmark = cfg.benchmark;
+    o.metric = cfg.exit_code_mode ? "failed" : cfg.metric;
     o.sweep.strategy = strategy_of(v);
     std::tie(o.sweep.repeats, o.sweep.max_repeats) = repeats_of(v);
     o.sweep.min_span = v.integer_int("min-span");

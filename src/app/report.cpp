@@ -2,6 +2,7 @@
 
 #include "report/markdown.hpp"
 #include "report/result_json.hpp"
+#include "report/series_table.hpp"
 #include "util/error.hpp"
 
 namespace perfsweep::app {
@@ -18,6 +19,18 @@ std::string make_report(const ReportRequest& req, const core::ResultDocument& do
         opt.key = req.key;
         out = report::render_markdown(doc, opt);
     }
+    if (!req.output.empty())
+        files.write_atomic(req.output, out);
+    return out;
+}
+
+std::string make_series_report(const ReportRequest& req,
+                               const std::vector<core::SeriesDetect>& series, ports::Files& files) {
+    if (req.format != "markdown" && req.format != "json")
+        throw_usage("--format '" + req.format + "': expected markdown or json");
+    const std::string out = req.format == "json" ? report::render_series_json(series)
+                                                 : report::marker_for_key(req.key) + "\n" +
+                                                       report::render_series_markdown(series);
     if (!req.output.empty())
         files.write_atomic(req.output, out);
     return out;

@@ -8,6 +8,7 @@
 #include "ports/files.hpp"
 
 #include <string>
+#include <vector>
 
 namespace perfsweep::app {
 
@@ -23,6 +24,12 @@ struct ReportRequest {
 /// rendered text.
 std::string make_report(const ReportRequest& req, const core::ResultDocument& doc,
                         ports::Files& files);
+
+/// Render the series of a many-series detect document (read from req.input, `detect --json` over
+/// several series): markdown is the table `detect` writes to the job summary (with the sticky
+/// marker of req.key), json the same document again; written to `req.output` when set.
+std::string make_series_report(const ReportRequest& req,
+                               const std::vector<core::SeriesDetect>& series, ports::Files& files);
 
 /// The good→bad window (core::regression_window) of `doc`, read from `path`: a `daily --json`
 /// document, or an investigation's first narrowed regression (else its first daily result).

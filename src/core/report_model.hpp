@@ -6,6 +6,7 @@
 #include "core/daily_result.hpp"
 #include "core/detect.hpp"
 #include "core/hourly_result.hpp"
+#include "core/series.hpp"
 #include "core/spend.hpp"
 
 #include <cstddef>
@@ -40,6 +41,9 @@ struct NarrowedRegression {
     std::string last_good;             ///< the boundary's last good nightly
     std::string first_bad;             ///< its first bad nightly
     std::optional<std::size_t> hourly; ///< index into Investigation::hourly, when narrowed further
+    /// The series (core::to_string of its key) when the investigation checked several; a series
+    /// narrowed by another's sweep shares that one's hourly result ("" = the only series).
+    std::string series;
 };
 
 /// Everything `perfsweep investigate` found, stage by stage.
@@ -47,8 +51,11 @@ struct Investigation {
     Verdict verdict = Verdict::inconclusive; ///< the pipeline's (an explicit range: its sweep's)
     std::string reason;                      ///< one sentence explaining the verdict
     DetectResult detect;                     ///< detect over the history (its own verdict)
-    std::vector<DailyResult> daily;          ///< one per swept window, latest first
-    std::vector<HourlyResult> hourly;        ///< one per narrowed boundary, latest first
+    /// Every series detect checked when there are several (the runner reads several metrics),
+    /// in series order; `detect` is the one narrowed first. Empty for one series.
+    std::vector<SeriesDetect> series;
+    std::vector<DailyResult> daily;              ///< one per swept window, latest first
+    std::vector<HourlyResult> hourly;            ///< one per narrowed boundary, latest first
     std::vector<NarrowedRegression> regressions; ///< every narrowed regression, latest first
     Spend spend;                                 ///< runs, builds and time of every stage
     std::vector<std::string> reproduce;          ///< exact commands to reproduce

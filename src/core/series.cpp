@@ -291,6 +291,36 @@ std::vector<Series> group_series(std::vector<Measurement> all) {
     return out;
 }
 
+std::vector<Measurement> points_of_series(std::vector<Measurement> all,
+                                          const SeriesSelector& wanted) {
+    auto series = group_series(std::move(all));
+    std::vector<Measurement> out;
+    auto take = [&](const SeriesSelector& select) {
+        for (auto& s : series)
+            if (select.matches(s))
+                for (auto& m : s.points)
+                    out.push_back(std::move(m));
+    };
+    bool named = wanted.benchmark.empty();
+    for (const auto& s : series)
+        named = named || wanted.matches(s);
+    if (named) {
+        take(wanted);
+        return out;
+    }
+    std::set<std::string> legacy; // command lines whose default name is the benchmark
+    for (const auto& s : series) {
+        SeriesKey as_named = s.key;
+        as_named.benchmark = wanted.benchmark;
+        if (is_legacy_command_name(s.key.benchmark) &&
+            default_benchmark_name(s.key.benchmark) == wanted.benchmark && wanted.matches(as_named))
+            legacy.insert(s.key.benchmark);
+    }
+    if (legacy.size() == 1)
+        take({*legacy.begin(), wanted.metric, wanted.testbed});
+    return out;
+}
+
 namespace {
 int verdict_badness(Verdict v) {
     switch (v) {

@@ -85,6 +85,16 @@ struct SeriesSelector {
     bool all() const { return benchmark.empty() && metric.empty() && testbed.empty(); }
 };
 
+/// The points of `all` that a sweep over the series `wanted` reuses (the daily stage's history
+/// points). One rule with detect: the points of every series core::group_series forms that
+/// `wanted` selects, so points stored under an older name that joined it count too. One more,
+/// for the first sweep after the upgrade (no point carries the benchmark name yet): when no
+/// series carries `wanted.benchmark`, the points of the one legacy command-line name
+/// (is_legacy_command_name) whose default name it is; two such command lines are two benchmarks
+/// ("run.sh 256" and "run.sh 512") and neither is taken. Points of other metrics never join.
+std::vector<Measurement> points_of_series(std::vector<Measurement> all,
+                                          const SeriesSelector& wanted);
+
 /// One series' detect result among many (`detect` over a whole history, investigate's input).
 struct SeriesDetect {
     SeriesKey key;

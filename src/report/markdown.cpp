@@ -9,6 +9,7 @@
 #include "core/stats.hpp"
 #include "report/dashboard_html.hpp"
 #include "report/log_excerpt.hpp"
+#include "report/series_table.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
@@ -341,7 +342,9 @@ std::string hourly_outcome_words(const core::HourlyResult& h) {
 /// One sentence about a finding, without the final period, e.g. "MLUPS fell 7.0 % (577.3 →
 /// 536.7) between nightly 2023-08-24 and 2023-08-26 (sources between ...); culprit: ...".
 std::string finding_sentence(const View& v, const Finding& f) {
-    const std::string metric = escape_markdown(v.metric);
+    // several series: each finding names its own metric (its daily result's)
+    const std::string metric =
+        escape_markdown(f.daily && !f.daily->metric.empty() ? f.daily->metric : v.metric);
     double old_v = 0, new_v = 0;
     bool have = false;
     std::string where;
@@ -821,6 +824,8 @@ std::string render(const View& v, const MarkdownOptions& opt, const Limits& lim)
            escape_markdown(v.benchmark.empty() ? measured : v.benchmark + " (" + measured + ")") +
            "\n\n";
     out += "**" + sentence(v) + "**\n\n";
+    if (v.inv) // several series: every one, with the narrowed ones' windows and culprits
+        out += render_investigation_series(*v.inv);
     out += dashboard_section(v, opt, lim);
     if (v.findings.size() > 1) {
         out += "### Regressions\n\n";

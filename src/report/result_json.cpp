@@ -96,12 +96,20 @@ void detect_fields(JsonWriter& w, const core::DetectResult& r) {
             .member("p_value", c.p_value)
             .member("kind", core::to_string(c.kind));
     });
-    objects(w, "segments", r.segments, [](JsonWriter& o, const core::Segment& s) {
+    auto segment = [](JsonWriter& o, const core::Segment& s) {
         o.member("first", s.first_label)
             .member("last", s.last_label)
             .member("points", s.points)
             .member("level", s.level);
-    });
+    };
+    objects(w, "segments", r.segments, segment);
+    if (r.reference.points > 0) { // what the verdict judged: the present against the reference
+        w.key("reference").begin_object();
+        segment(w, r.reference);
+        w.end_object().key("present").begin_object();
+        segment(w, r.present);
+        w.end_object().member("present_change", r.present_change);
+    }
     strings(w, "outliers", r.outliers);
     objects(w, "failed", r.failed, [](JsonWriter& o, const core::FailedPoint& f) {
         o.member("label", f.label).member("reason", f.reason);
@@ -306,6 +314,17 @@ void hourly_fields(JsonWriter& w, const core::HourlyResult& r) {
         .member("budget_exhausted", r.budget_exhausted);
 }
 
+// One series of many: its name, notes and detect result (with the key's benchmark and testbed).
+void series_fields(JsonWriter& o, const core::SeriesDetect& s) {
+    o.member("name", core::to_string(s.key));
+    strings(o, "notes", s.notes);
+    core::DetectResult r = s.result;
+    r.benchmark = s.key.benchmark;
+    r.metric = s.key.metric;
+    r.testbed = s.key.testbed;
+    detect_fields(o, r);
+}
+
 void investigation_fields(JsonWriter& w, const core::Investigation& inv) {
     w.member("verdict", core::to_string(inv.verdict)).member("reason", inv.reason);
     w.key("detect").begin_object();
@@ -313,7 +332,11 @@ void investigation_fields(JsonWriter& w, const core::Investigation& inv) {
     w.end_object();
     objects(w, "daily", inv.daily, daily_fields);
     objects(w, "hourly", inv.hourly, hourly_fields);
+    if (!inv.series.empty())
+        objects(w, "series", inv.series, series_fields);
     objects(w, "regressions", inv.regressions, [](JsonWriter& o, const auto& r) {
+        if (!r.series.empty())
+            o.member("series", r.series);
         o.member("daily", r.daily)
             .member("last_good", r.last_good)
             .member("first_bad", r.first_bad)
@@ -374,14 +397,7 @@ std::string render_series_json(const std::vector<core::SeriesDetect>& series) {
         w.member(core::to_string(v), n);
     }
     w.end_object();
-    objects(w, "series", series, [](JsonWriter& o, const core::SeriesDetect& s) {
-        o.member("name", core::to_string(s.key));
-        strings(o, "notes", s.notes);
-        core::DetectResult r = s.result;
-        r.benchmark = s.key.benchmark;
-        r.testbed = s.key.testbed;
-        detect_fields(o, r);
-    });
+    objects(w, "series", series, series_fields);
     w.end_object();
     return w.text() + "\n";
 }

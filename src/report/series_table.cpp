@@ -1,11 +1,13 @@
 #include "report/series_table.hpp"
 
+#include "core/commit_text.hpp"
 #include "report/detect_text.hpp"
 #include "report/markdown.hpp"
 #include "report/text_table.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace perfsweep::report {
 
@@ -109,6 +111,41 @@ std::string render_series_markdown(const std::vector<core::SeriesDetect>& series
     if (!details.empty())
         out += "\n" + details;
     return out;
+}
+
+std::string render_investigation_series(const core::Investigation& inv) {
+    if (inv.series.empty())
+        return {};
+    std::map<std::string, std::vector<std::string>> windows, culprits; // series → cells
+    for (const auto& r : inv.regressions) {
+        if (r.series.empty())
+            continue;
+        windows[r.series].push_back(r.last_good + " → " + r.first_bad);
+        if (!r.hourly || *r.hourly >= inv.hourly.size())
+            continue;
+        const auto& h = inv.hourly[*r.hourly];
+        if (h.culprit)
+            culprits[r.series].push_back(h.culprit->repo + "@" +
+                                         h.culprit->commit.sha.substr(0, 12));
+        else if (h.last_good && h.first_bad)
+            culprits[r.series].push_back(core::format_commits(h.last_good->commits) + " → " +
+                                         core::format_commits(h.first_bad->commits));
+    }
+    auto cell = [](const std::vector<std::string>& parts) {
+        return parts.empty() ? std::string("—") : escape_markdown(util::join(parts, "; "));
+    };
+    std::string out = "### Series\n\n" + escape_markdown(verdict_counts(inv.series)) +
+                      "\n\n| series | points | latest level | change | verdict | window | culprit "
+                      "|\n| --- | ---: | ---: | ---: | --- | --- | --- |\n";
+    for (const auto* s : series_by_concern(inv.series)) {
+        const std::string name = core::to_string(s->key);
+        const std::string v = series_verdict_word(s->result.verdict);
+        out += "| " + escape_markdown(name) + " | " + std::to_string(s->result.points) + " | " +
+               latest_level_text(s->result) + " | " + change_text(s->result) + " | " +
+               (s->result.verdict == core::Verdict::regression ? "**" + v + "**" : v) + " | " +
+               cell(windows[name]) + " | " + cell(culprits[name]) + " |\n";
+    }
+    return out + "\n";
 }
 
 } // namespace perfsweep::report

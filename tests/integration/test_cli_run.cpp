@@ -1,3 +1,6 @@
+#include "adapters/process/process_runner.hpp"
+#include "cli/cli.hpp"
+#include "support/fakes/world.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,7 +20,89 @@ struct CliEnv {
     }
 };
 
+/// The real runners (ProcessRunner) in a bundle of fakes: `perfsweep run` in-process.
+class RealRunners final : public ports::Runners {
+public:
+    explicit RealRunners(fakes::World& w) : m_w(w) {}
+    std::unique_ptr<ports::BuildingRunner> make(const ports::RunnerConfig& config) override {
+        return std::make_unique<adapters::ProcessRunner>(config, m_w.progress, m_w.clock);
+    }
+
+private:
+    fakes::World& m_w;
+};
+
+/// `perfsweep ARGS...` through cli::run with real runs, the history and files in memory.
+int run_in_process(fakes::World& w, std::vector<std::string> args) {
+    RealRunners runners(w);
+    ports::Adapters a{w.files, w.progress, w.clock,      w.actions, w.histories,
+                      runners, w.repos,    w.code_hosts, w.secrets, w.demo_world};
+    args.insert(args.begin(), "perfsweep");
+    std::vector<char*> argv;
+    for (auto& s : args)
+        argv.push_back(s.data());
+    return cli::run(static_cast<int>(argv.size()), argv.data(), a);
+}
+
 } // namespace
+
+TEST_CASE("perfsweep run with several metrics: one series each, all recorded; a missing one fails",
+          "[cli][run][series]") {
+    CliEnv e;
+    fakes::World w;
+    const auto cmd = e.bench("echo \"MLUPS_128: 55${PERFSWEEP_REPEAT}\"\necho noise\n"
+                             "echo \"MLUPS_256: 56${PERFSWEEP_REPEAT}\"\n");
+    const std::vector<std::string> base = {"run",
+                                           "--test",
+                                           cmd,
+                                           "--repeats",
+                                           "2",
+                                           "--date",
+                                           "2024-05-01",
+                                           "--env-probe",
+                                           "none",
+                                           "--logs",
+                                           e.dir.file("logs"),
+                                           "--history",
+                                           "h.jsonl",
+                                           "--benchmark",
+                                           "lbm"};
+    auto with = [&](std::vector<std::string> more) {
+        auto args = base;
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    };
+    const auto& h = w.histories.at("h.jsonl").records;
+    SECTION("--metric repeated") {
+        CHECK(run_in_process(w, with({"--metric", "MLUPS_128", "--metric", "MLUPS_256"})) == 0);
+        REQUIRE(h.size() == 2);
+        CHECK(h[0].metric == "MLUPS_128");
+        CHECK(h[0].values == std::vector<double>{551, 552});
+        CHECK(h[1].metric == "MLUPS_256");
+        CHECK(h[1].values == std::vector<double>{561, 562});
+        for (const auto& m : h) {
+            CHECK(m.status == core::Status::ok);
+            CHECK(m.benchmark == "lbm");
+            CHECK(m.label == "2024-05-01");
+        }
+    }
+    SECTION("a --metric-regex with a name group: a series per name it matched") {
+        CHECK(run_in_process(w, with({"--metric-regex", R"((?<name>MLUPS_\d+):\s*([0-9.]+))"})) ==
+              0);
+        REQUIRE(h.size() == 2);
+        CHECK(h[0].metric == "MLUPS_128");
+        CHECK(h[1].metric == "MLUPS_256");
+        CHECK(h[1].values == std::vector<double>{561, 562});
+    }
+    SECTION("a metric the output lacks: its point fails (exit 4), the others are kept") {
+        CHECK(run_in_process(w, with({"--metric", "MLUPS_128", "--metric", "GFLOPS"})) == 4);
+        REQUIRE(h.size() == 2);
+        CHECK(h[0].status == core::Status::ok);
+        CHECK(h[1].metric == "GFLOPS");
+        CHECK(h[1].status == core::Status::failed);
+        CHECK(h[1].values.empty());
+    }
+}
 
 TEST_CASE("perfsweep run prints a table of repeats with median and spread", "[cli][run]") {
     CliEnv e;

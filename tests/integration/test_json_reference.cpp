@@ -124,6 +124,9 @@ core::DetectResult full_detect() {
     auto d = test::sample_detect("2023-08-24", "2023-08-26");
     d.outliers = {"2023-08-15"};
     d.testbed = "H100 80GB HBM3";
+    d.reference = d.segments.front();
+    d.present = d.segments.back();
+    d.present_change = (536.7 - 577.3) / 577.3;
     return d;
 }
 
@@ -158,6 +161,10 @@ core::Investigation full_investigation(bool exit_code) {
     inv.hourly.front() = full_hourly(exit_code);
     inv.repo_urls = {{"xla", "https://github.com/openxla/xla"}};
     inv.runner = {{"gpu", "NVIDIA H100 80GB HBM3"}};
+    // several series: every one checked, and which one each regression is
+    inv.series = {{{"lbm", "MLUPS", "H100 80GB HBM3"}, {"a note"}, full_detect()}};
+    for (auto& r : inv.regressions)
+        r.series = "lbm · MLUPS · H100 80GB HBM3";
     return inv;
 }
 
@@ -212,6 +219,9 @@ TEST_CASE("the JSON reference (docs/json.md) lists exactly the fields the writer
             const auto inner = embedded(doc.at(section), key);
             want.insert(inner.begin(), inner.end());
         }
+        for (const auto& p : embedded(doc.at("detect"), "series[]"))
+            want.insert(p);
+        want.insert({"series[].name", "series[].notes[]"});
         check_same("investigate",
                    written_paths(
                        {render(full_investigation(false)), render(full_investigation(true))}, want),

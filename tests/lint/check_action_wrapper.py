@@ -119,8 +119,12 @@ def main():
             if p.returncode != 0:
                 continue
             argv = c.argv()
-            # only the first line of a multi-line value is trimmed by extra-args; others verbatim
-            expected = ["investigate", "--metric=" + h, "--history=" + h, "--image=" + h,
+            # only the first line of a multi-line value is trimmed by extra-args; others verbatim,
+            # but metric, one per line (several series), each line trimmed and blank ones skipped
+            blanks = " \t\n\v\f\r"
+            metrics = ["--metric=" + ln.rstrip("\r").strip(blanks) for ln in h.split("\n")
+                       if ln.rstrip("\r").strip(blanks)]
+            expected = ["investigate", *metrics, "--history=" + h, "--image=" + h,
                         "--test=" + h, "--build=" + h, "--from=" + h,
                         h.replace("\n", " ").strip()]
             check(argv == expected, f"hostile #{i}: argv {argv!r} != {expected!r}")

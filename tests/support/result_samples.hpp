@@ -193,7 +193,7 @@ inline core::Investigation sample_investigation(bool two = false) {
     inv.daily.push_back(
         sample_daily({"2023-08-23", "2023-08-24", "2023-08-25", "2023-08-26"}, 1, 3));
     inv.hourly.push_back(sample_hourly(core::HourlyConclusion::culprit));
-    inv.regressions.push_back({0, "2023-08-24", "2023-08-26", 0});
+    inv.regressions.push_back({0, "2023-08-24", "2023-08-26", 0, ""});
     if (two) {
         core::ChangePoint early = inv.detect.change_points.front();
         early.last_before = "2023-08-12";
@@ -210,7 +210,7 @@ inline core::Investigation sample_investigation(bool two = false) {
         h.last_good->time -= 12 * 86400;
         h.first_bad->time -= 12 * 86400;
         inv.hourly.push_back(h);
-        inv.regressions.push_back({1, "2023-08-12", "2023-08-13", 1});
+        inv.regressions.push_back({1, "2023-08-12", "2023-08-13", 1, ""});
     }
     for (const auto& d : inv.daily)
         inv.spend.runs += d.sweep.runs;

@@ -92,7 +92,7 @@ core::Investigation narrowed(const std::vector<core::Measurement>& series) {
     c.commit.subject = "Vectorize </script><script>alert(1)</script>";
     h.culprit = c;
     inv.hourly.push_back(h);
-    inv.regressions.push_back({0, "2024-05-13", "2024-05-14", 0});
+    inv.regressions.push_back({0, "2024-05-13", "2024-05-14", 0, ""});
     inv.repo_urls["xla"] = "https://github.com/acme/xla";
     return inv;
 }

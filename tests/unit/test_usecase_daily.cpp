@@ -181,6 +181,49 @@ TEST_CASE("daily in-process: a run committed to the state dir but killed before 
             CHECK_FALSE(fakes::same_record(h.records[i], h.records[j]));
 }
 
+TEST_CASE("daily in-process: points stored under the command line (earlier versions' name) are "
+          "reused; another metric's points and an ambiguous command line are not",
+          "[usecase][daily][series]") {
+    Daily d;
+    d.o.metric = "MLUPS";
+    d.w.runners.run = step_at("2024-05-19");
+    auto& hist = d.w.histories.at("history.jsonl").records;
+    auto add = [&](const std::string& bench, const std::string& metric, double scale) {
+        for (const auto& label : d.o.dates.labels())
+            for (int repeat = 1; repeat <= 3; ++repeat) {
+                core::Measurement m;
+                m.benchmark = bench;
+                m.metric = metric;
+                m.label = label;
+                m.stage = core::Stage::daily;
+                m.runner = d.w.runners.machine;
+                m.values = {scale * (label < "2024-05-19" ? 577.0 : 536.6) *
+                            (1 + 0.0005 * ((repeat * 7 + label.back()) % 3 - 1))};
+                hist.push_back(m);
+            }
+    };
+    add("bash bench/lbm 256", "MLUPS", 1); // recorded before --benchmark existed
+    add("lbm", "GFLOPS", 0.001);           // another series of the same benchmark
+    SECTION("the command line's points are the series' own: nothing runs") {
+        const auto r = d.run();
+        CHECK(d.w.runners.log.total_runs() == 0);
+        const auto* b = regression(r);
+        REQUIRE(b);
+        CHECK(r.sweep.points[b->first_after].label == "2024-05-19");
+        for (const auto& ms : r.measurements)
+            for (const auto& m : ms)
+                CHECK(m.metric == "MLUPS");
+    }
+    SECTION("two command lines of one script are two benchmarks: neither is reused") {
+        add("bash bench/lbm 512", "MLUPS", 0.5);
+        const auto r = d.run();
+        CHECK(d.w.runners.log.total_runs() > 0);
+        for (const auto& ms : r.measurements)
+            for (const auto& m : ms)
+                CHECK(m.benchmark == "lbm");
+    }
+}
+
 TEST_CASE("daily in-process: a --state another perfsweep holds stops before a run (issue 29)",
           "[usecase][daily][locks]") {
     // Two daily on one --state measured every date twice and the journal kept half; the stage now

@@ -3,10 +3,15 @@
 // with each verdict equal to its single-series call, several metrics of one benchmark output, and
 // the loud failures of detect and record (a missing history, a series that does not exist).
 #include "adapters/json/record_format.hpp"
+#include "adapters/json/result_json.hpp"
 #include "app/detect.hpp"
 #include "app/import.hpp"
 #include "app/record.hpp"
+#include "app/report.hpp"
 #include "core/series.hpp"
+#include "report/markdown.hpp"
+#include "report/result_json.hpp"
+#include "report/series_table.hpp"
 #include "support/fakes/world.hpp"
 
 #include <catch2/catch.hpp>
@@ -128,6 +133,24 @@ TEST_CASE("detect over a real 26-series history: one table, each verdict its sin
     CHECK(outputs.at("regressions") == std::to_string(regressions));
     CHECK(outputs.at("verdict") == core::to_string(core::worst_verdict(out.series)));
 
+    SECTION("report --input renders the many-series document: the table detect writes") {
+        const std::string doc = report::render_series_json(out.series);
+        const auto back = adapters::read_series_document(doc, "d.json");
+        REQUIRE(back);
+        REQUIRE(back->size() == 26);
+        app::ReportRequest rr;
+        rr.input = "d.json";
+        CHECK(app::make_series_report(rr, *back, w.files) ==
+              report::marker_for_key("default") + "\n" +
+                  report::render_series_markdown(out.series));
+        rr.format = "json";
+        CHECK(app::make_series_report(rr, *back, w.files) == doc);
+        // Where one result is expected, the error names the file and the document's kind.
+        CHECK_THROWS_WITH(adapters::read_result_document(doc, "d.json"),
+                          Catch::StartsWith("d.json: ") && Catch::Contains("detect-series"));
+        const core::ResultDocument one = out.series.front().result;
+        CHECK_FALSE(adapters::read_series_document(report::render_json(one), "one.json"));
+    }
     SECTION("a series that does not exist is an error listing the ones there are") {
         app::DetectRequest none = all;
         none.metric = "no such metric";

@@ -29,6 +29,8 @@ void parse_exact(rapidjson::Document& doc, std::string_view text, const std::str
 
 /// Reads fields with type checks; every error names the source and the JSON path. `legacy`
 /// accepts what versions before format 2 wrote (and hand-written files in their shape).
+constexpr std::string_view k_series_kind = "detect-series"; // report/result_json's
+
 class Reader {
 public:
     Reader(std::string source, bool legacy) : m_source(std::move(source)), m_legacy(legacy) {}
@@ -248,14 +250,22 @@ public:
             cp.kind = change_kind(c, p);
             r.change_points.push_back(std::move(cp));
         });
-        each_object(v, path, "segments", [&](const Value& s, const std::string& p) {
+        auto segment = [&](const Value& s, const std::string& p) {
             core::Segment seg;
             str(s, p, "first", seg.first_label);
             str(s, p, "last", seg.last_label);
             integer(s, p, "points", seg.points);
             num(s, p, "level", seg.level);
-            r.segments.push_back(std::move(seg));
+            return seg;
+        };
+        each_object(v, path, "segments", [&](const Value& s, const std::string& p) {
+            r.segments.push_back(segment(s, p));
         });
+        if (const Value* ref = object(v, path, "reference"))
+            r.reference = segment(*ref, at(path, "reference"));
+        if (const Value* now = object(v, path, "present"))
+            r.present = segment(*now, at(path, "present"));
+        num(v, path, "present_change", r.present_change);
         r.outliers = strings(v, path, "outliers");
         each_object(v, path, "failed", [&](const Value& f, const std::string& p) {
             core::FailedPoint fp;
@@ -571,11 +581,27 @@ public:
         return r;
     }
 
+    // ------------------------------------------------------------------ many series
+    /// The "series" array of a many-series document (detect-series, investigate).
+    std::vector<core::SeriesDetect> series(const Value& v, const std::string& path) const {
+        std::vector<core::SeriesDetect> out;
+        each_object(v, path, "series", [&](const Value& e, const std::string& p) {
+            core::SeriesDetect s;
+            s.result = detect(e, p);
+            s.key = {s.result.benchmark, s.result.metric, s.result.testbed};
+            s.notes = strings(e, p, "notes");
+            out.push_back(std::move(s));
+        });
+        return out;
+    }
+
     // ------------------------------------------------------------------ investigate
     core::Investigation investigation(const Value& v, const std::string& path) const {
         core::Investigation inv;
         if (const Value* d = object(v, path, "detect"))
             inv.detect = detect(*d, at(path, "detect"));
+        if (has(v, "series"))
+            inv.series = series(v, path);
         stage_list(v, path, "daily", inv.daily,
                    [&](const Value& e, const std::string& p) { return daily(e, p); });
         stage_list(v, path, "hourly", inv.hourly,
@@ -595,6 +621,7 @@ public:
         if (has(v, "regressions") || !m_legacy)
             each_object(v, path, "regressions", [&](const Value& e, const std::string& p) {
                 core::NarrowedRegression n;
+                str(e, p, "series", n.series);
                 integer(e, p, "daily", n.daily);
                 if (n.daily >= inv.daily.size())
                     fail(at(p, "daily"), "the index of a daily result");
@@ -704,6 +731,20 @@ core::ResultKind legacy_kind(const Value& doc, const std::string& source) {
 
 } // namespace
 
+std::optional<std::vector<core::SeriesDetect>> read_series_document(std::string_view text,
+                                                                    const std::string& source) {
+    rapidjson::Document doc;
+    parse_exact(doc, text, source);
+    if (!doc.IsObject() || !doc.HasMember("kind") || !doc["kind"].IsString() ||
+        std::string_view(doc["kind"].GetString()) != k_series_kind)
+        return std::nullopt;
+    const auto& fv = doc.HasMember("format_version") ? doc["format_version"] : doc["kind"];
+    if (!fv.IsInt64() || fv.GetInt64() < 2 || fv.GetInt64() > core::k_result_format_version)
+        throw_usage(source + ": at $.format_version: expected an integer from 2 to " +
+                    std::to_string(core::k_result_format_version));
+    return Reader(source, false).series(doc, "$");
+}
+
 core::ResultDocument read_result_document(std::string_view text, const std::string& source) {
     rapidjson::Document doc;
     parse_exact(doc, text, source);
@@ -724,6 +765,11 @@ core::ResultDocument read_result_document(std::string_view text, const std::stri
         const auto k = doc.HasMember("kind") && doc["kind"].IsString()
                            ? core::parse_result_kind(doc["kind"].GetString())
                            : std::nullopt;
+        if (!k && doc.HasMember("kind") && doc["kind"].IsString() &&
+            std::string_view(doc["kind"].GetString()) == k_series_kind)
+            throw_usage(source + ": a many-series detect document (kind \"detect-series\", " +
+                        "`detect --json` over several series) holds no single result; " +
+                        "`perfsweep report --input` renders it, or run detect for one series");
         if (!k)
             throw_usage(
                 source +

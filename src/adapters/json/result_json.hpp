@@ -4,8 +4,10 @@
 
 #include "core/report_model.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfsweep::adapters {
 
@@ -14,5 +16,11 @@ namespace perfsweep::adapters {
 /// investigate's result.json, kind guessed from their fields). Numbers read back exactly as
 /// written. Throws a usage error naming `source`, the JSON path and what was expected.
 core::ResultDocument read_result_document(std::string_view text, const std::string& source);
+
+/// The series of a many-series detect document (`detect --json` over several series, kind
+/// "detect-series"); nullopt for any other document. Throws a usage error naming `source` and
+/// the JSON path for a malformed one.
+std::optional<std::vector<core::SeriesDetect>> read_series_document(std::string_view text,
+                                                                    const std::string& source);
 
 } // namespace perfsweep::adapters

@@ -21,8 +21,26 @@ public:
     std::vector<core::Measurement>
     run_points(const std::vector<ports::PointRequest>& requests) override {
         std::vector<core::Measurement> out;
-        for (const auto& r : requests)
-            out.push_back(measure(r));
+        for (const auto& r : requests) {
+            std::map<std::string, std::vector<double>> named;
+            auto m = measure(r, named);
+            if (m_cfg.metrics.size() < 2) {
+                out.push_back(std::move(m));
+                continue;
+            }
+            for (const auto& name : m_cfg.metrics) { // as ProcessRunner: one per metric
+                auto x = m;
+                x.metric = x.unit = name;
+                x.values = named[name];
+                if (x.status == core::Status::ok && x.values.size() != m.values.size()) {
+                    x.status = core::Status::failed;
+                    x.values.clear();
+                    x.reason = "no " + name + " value in the output";
+                } else if (x.status != core::Status::ok)
+                    x.values.clear();
+                out.push_back(std::move(x));
+            }
+        }
         return out;
     }
     int workers() const override { return std::max<int>(1, static_cast<int>(m_cfg.gpus.size())); }
@@ -44,7 +62,8 @@ public:
     }
 
 private:
-    core::Measurement measure(const ports::PointRequest& request) {
+    core::Measurement measure(const ports::PointRequest& request,
+                              std::map<std::string, std::vector<double>>& named) {
         if (!m_owner.run)
             throw_infra("fakes::ScriptedRunners: no run script");
         m_log.points.push_back(request);
@@ -116,8 +135,14 @@ private:
                 m.values.clear();
                 return m;
             }
-            if (!warmup)
-                m.values.push_back(r.value);
+            if (warmup)
+                continue;
+            m.values.push_back(r.value);
+            for (const auto& name : m_cfg.metrics)
+                if (const auto it = r.metrics.find(name); it != r.metrics.end())
+                    named[name].push_back(it->second);
+                else if (name == m_cfg.metric && r.metrics.empty())
+                    named[name].push_back(r.value);
         }
         m.status = core::Status::ok;
         return m;

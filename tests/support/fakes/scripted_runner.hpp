@@ -23,8 +23,15 @@ struct Run {
     std::string reason; ///< why not (fail, missing)
     int code = 0;       ///< the exit status (Kind::exit; a value exits 0)
     std::string output; ///< what the run printed (its log, when the runners have `logs`)
+    /// Several metrics (RunnerConfig::metrics): each one's value (a configured metric missing
+    /// here has no value in the run); when empty, `value` is the first metric's and only its.
+    std::map<std::string, double> metrics = {};
     /// Prints `v`.
     static Run of(double v) { return {Kind::value, v, "", 0, ""}; }
+    /// Prints one value per metric name ("MLUPS_128: 5505.5", ...).
+    static Run of_metrics(std::map<std::string, double> values) {
+        return {Kind::value, 0, "", 0, "", std::move(values)};
+    }
     /// Exits non-zero (`why` like "exit code 1").
     static Run failed(std::string why = "exit code 1") {
         return {Kind::fail, 0, std::move(why), 0, ""};
