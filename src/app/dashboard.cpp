@@ -53,17 +53,15 @@ DashboardRequest resolve_dashboard(const OptionValues& v) {
 core::Dashboard build_dashboard(std::vector<core::Measurement> records,
                                 std::vector<core::KeptInvestigation> kept,
                                 const Threshold& threshold) {
-    std::map<core::SeriesKey, std::vector<core::Measurement>> by_series;
-    for (auto& m : records) {
-        auto key = core::series_key(m);
-        by_series[std::move(key)].push_back(std::move(m));
-    }
-    records = {};
+    // One rule with detect: core::group_series leaves the hourly and commit stages' evidence
+    // out (a rebuilt state is no point of the series) and folds older names in.
+    auto all = core::group_series(std::move(records));
     core::Dashboard d;
     d.investigations = std::move(kept);
-    for (const auto& [key, series] : by_series)
+    for (const auto& series : all)
         d.series.push_back(core::build_series_view(
-            key, series, dashboard_detect_series(series, threshold), d.investigations));
+            series.key, series.points, dashboard_detect_series(series.points, threshold),
+            d.investigations));
     return d;
 }
 

@@ -48,7 +48,7 @@ struct DashboardResult {
 /// Resolve `dashboard`'s options.
 DashboardRequest resolve_dashboard(const OptionValues& values);
 
-/// The dashboard model: every series of `records` (grouped by core::series_key, in key order)
+/// The dashboard model: every series of `records` (core::group_series, as detect: in key order)
 /// with detect over it, and the investigations in `kept`.
 core::Dashboard build_dashboard(std::vector<core::Measurement> records,
                                 std::vector<core::KeptInvestigation> kept,

@@ -239,6 +239,7 @@ TEST_CASE("the JSON reference (docs/json.md) lists exactly the fields the writer
         failing.values = {1};
         failing.exit_codes = {-11};
         failing.failure_log = "logs/2023-08-24.log";
+        failing.recipe = "bash {path:lbm}/build.sh"; // a rebuilt state (hourly, commit stages)
         check_same(
             "history record",
             written_paths(

@@ -524,6 +524,18 @@ TEST_CASE("investigate keeps its result beside the history: the dashboard marks 
     const auto res = app::run_dashboard(d, p.w.adapters, adapters::read_result_document);
     CHECK(res.series == 1);
     CHECK(res.investigations == 1);
+    // The series' points are the nightlies': the rebuilt states the hourly stage keeps in the
+    // history as evidence (issue 31) are no points of it (one rule with detect).
+    const auto& stored = p.w.histories.at("history.jsonl").records;
+    std::set<std::string> nightlies; // a point is a label: its records pool
+    for (const auto& m : stored)
+        if (m.stage != core::Stage::hourly && m.stage != core::Stage::commit)
+            nightlies.insert(m.label);
+    REQUIRE(std::any_of(stored.begin(), stored.end(),
+                        [](const auto& m) { return m.stage == core::Stage::hourly; }));
+    const auto model = app::build_dashboard(stored, {}, app::Threshold{});
+    REQUIRE(model.series.size() == 1);
+    CHECK(model.series[0].points.size() == nightlies.size());
     const auto key = core::investigation_series(r.investigation);
     const std::string& page = p.w.files.files.at("site/" + report::series_page(key));
     const std::string sha = p.xla.sha(p.culprit);
