@@ -139,9 +139,26 @@ bool parse_ull(const char*& p, unsigned long long& v) {
     return true;
 }
 
-/// Start time (clock ticks after boot, /proc/PID/stat field 22) of process `pid`; `state` gets
-/// its state letter (field 3; 'Z': a zombie, dead but not reaped).
-bool process_start(long pid, unsigned long long& start, char* state = nullptr) {
+/// Whether the "(comm)" of a /proc/PID/stat text `buf` (its last ')' at `close`) is `name`.
+bool comm_is(const char* buf, const char* close, const char* name) {
+    const char* open = buf;
+    while (open < close && *open != '(')
+        ++open;
+    const std::size_t n = std::strlen(name);
+    return open < close && static_cast<std::size_t>(close - open - 1) == n &&
+           std::strncmp(open + 1, name, n) == 0;
+}
+
+/// Fields of /proc/PID/stat that end_adopted and process_start need.
+struct ProcStat {
+    bool guard = false; ///< its name is perfsweep-guard (set before it leaves the session)
+    long ppid = 0;
+    long session = 0;
+    char state = '\0';
+    unsigned long long start = 0;
+};
+
+bool read_proc_stat(long pid, ProcStat& out) {
     char path[64];
     Text(path, sizeof path).add("/proc/").num(static_cast<unsigned long long>(pid)).add("/stat");
     char buf[1024];
@@ -151,20 +168,42 @@ bool process_start(long pid, unsigned long long& start, char* state = nullptr) {
     for (const char* q = buf; *q != '\0'; ++q)
         if (*q == ')')
             close = q;
-    if (!close)
+    if (!close || close[1] != ' ')
         return false;
-    const char* p = close + 1;
-    if (state != nullptr)
-        *state = p[0] == ' ' ? p[1] : '\0';
-    for (int field = 3; field < 22; ++field) { // skip fields 3..21 after "pid (comm)"
+    out.guard = comm_is(buf, close, "perfsweep-guard");
+    out.state = close[2];
+    const char* p = close + 3;
+    unsigned long long v = 0;
+    for (int field = 4; field <= 22; ++field) {
         while (*p == ' ')
             ++p;
+        const char* f = p;
+        if (field == 4 || field == 6 || field == 22) {
+            if (!parse_ull(f, v))
+                return false;
+            if (field == 4)
+                out.ppid = static_cast<long>(v);
+            else if (field == 6)
+                out.session = static_cast<long>(v);
+            else
+                out.start = v;
+        }
         while (*p != ' ' && *p != '\0')
             ++p;
     }
-    while (*p == ' ')
-        ++p;
-    return parse_ull(p, start);
+    return true;
+}
+
+/// Start time (clock ticks after boot, /proc/PID/stat field 22) of process `pid`; `state` gets
+/// its state letter (field 3; 'Z': a zombie, dead but not reaped).
+bool process_start(long pid, unsigned long long& start, char* state = nullptr) {
+    ProcStat st;
+    if (!read_proc_stat(pid, st))
+        return false;
+    start = st.start;
+    if (state != nullptr)
+        *state = st.state;
+    return true;
 }
 
 /// "<boot id>@<pid namespace>" (/proc/sys/kernel/random/boot_id, /proc/self/ns/pid): a pid
@@ -686,61 +725,6 @@ void detect() {
         // child of perfsweep that lives in another session (end_adopted below).
         (void)::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     });
-}
-
-/// Whether the "(comm)" of a /proc/PID/stat text `buf` (its last ')' at `close`) is `name`.
-bool comm_is(const char* buf, const char* close, const char* name) {
-    const char* open = buf;
-    while (open < close && *open != '(')
-        ++open;
-    const std::size_t n = std::strlen(name);
-    return open < close && static_cast<std::size_t>(close - open - 1) == n &&
-           std::strncmp(open + 1, name, n) == 0;
-}
-
-/// Fields of /proc/PID/stat that end_adopted needs.
-struct ProcStat {
-    bool guard = false; ///< its name is perfsweep-guard (set before it leaves the session)
-    long ppid = 0;
-    long session = 0;
-    char state = '\0';
-    unsigned long long start = 0;
-};
-
-bool read_proc_stat(long pid, ProcStat& out) {
-    char path[64];
-    Text(path, sizeof path).add("/proc/").num(static_cast<unsigned long long>(pid)).add("/stat");
-    char buf[1024];
-    if (read_small(path, buf, sizeof buf) <= 0)
-        return false;
-    const char* close = nullptr;
-    for (const char* q = buf; *q != '\0'; ++q)
-        if (*q == ')')
-            close = q;
-    if (!close || close[1] != ' ')
-        return false;
-    out.guard = comm_is(buf, close, "perfsweep-guard");
-    out.state = close[2];
-    const char* p = close + 3;
-    unsigned long long v = 0;
-    for (int field = 4; field <= 22; ++field) {
-        while (*p == ' ')
-            ++p;
-        const char* f = p;
-        if (field == 4 || field == 6 || field == 22) {
-            if (!parse_ull(f, v))
-                return false;
-            if (field == 4)
-                out.ppid = static_cast<long>(v);
-            else if (field == 6)
-                out.session = static_cast<long>(v);
-            else
-                out.start = v;
-        }
-        while (*p != ' ' && *p != '\0')
-            ++p;
-    }
-    return true;
 }
 
 std::atomic<long> g_guard_pid{0};
