@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -817,4 +818,37 @@ TEST_CASE("a root benchmark that moves itself to the root cgroup, then leaves it
     CHECK(process_gone(escaped));
     if (!process_gone(escaped))
         ::kill(static_cast<pid_t>(escaped), SIGKILL);
+}
+
+TEST_CASE("a benchmark starts with no blocked signal, SIGPIPE at its default, in its own group "
+          "and working directory",
+          "[runner][none]") {
+    // The child starts in this process's memory with every signal blocked (clone(CLONE_VM)):
+    // it must leave that state, and this thread's mask and ignored SIGPIPE, behind at the exec.
+    // `cat` reports its own state (a shell would clear its mask itself).
+    test::TempDir dir{"perfsweep-child-state"};
+    test::write_file(dir.file("here"), "Here:\t1\n");
+    struct sigaction ign {
+    }, old_pipe{};
+    ign.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ign, &old_pipe);
+    sigset_t some, old_mask;
+    ::sigemptyset(&some);
+    ::sigaddset(&some, SIGUSR1);
+    ::pthread_sigmask(SIG_BLOCK, &some, &old_mask);
+    adapters::ProcessSpec spec;
+    spec.argv = {"cat", "/proc/self/status", "here"};
+    spec.workdir = dir.path();
+    const auto c = adapters::capture_process(spec);
+    ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+    ::sigaction(SIGPIPE, &old_pipe, nullptr);
+    REQUIRE(c.result.exit_code == 0);
+    std::map<std::string, std::string> status;
+    for (const auto& line : util::split(c.output, '\n'))
+        if (const auto colon = line.find(':'); colon != std::string::npos)
+            status[line.substr(0, colon)] = std::string(util::trim(line.substr(colon + 1)));
+    CHECK(status["Here"] == "1");
+    CHECK(status["SigBlk"] == "0000000000000000");
+    CHECK((std::stoull(status["SigIgn"], nullptr, 16) & (1ull << (SIGPIPE - 1))) == 0);
+    CHECK(status["NSpgid"] == status["Pid"]);
 }

@@ -9,11 +9,16 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -189,6 +194,100 @@ bool drain(int fd, OutputSink& sink, char* buf, std::size_t cap, int max_reads =
     return true;
 }
 
+/// What the child of run_process needs, all prepared before it exists (it must not allocate).
+struct ChildSetup {
+    pid_t parent;
+    int join_fd;    ///< the run's cgroup.procs (-1: none)
+    bool cgroup_ns; ///< unshare the cgroup namespace after joining
+    int err_fd;     ///< {step, errno} records to the parent
+    int null_fd, out_fd;
+    const char* workdir; ///< nullptr: stay
+    const char* program;
+    char** argv;
+    char** envp;
+};
+
+/// The child between clone and exec. It shares the parent's memory (CLONE_VM, the parent waits
+/// until it execs or exits), so it makes system calls only: no allocation, no lock, nothing the
+/// parent reads but `envp`'s order and errno. Not instrumented: ASan would poison redzones on
+/// a stack that the parent frees after the exec.
+__attribute__((no_sanitize("address"))) int child_main(void* arg) {
+    const ChildSetup& c = *static_cast<const ChildSetup*>(arg);
+    ::setpgid(0, 0);
+    // Dies with perfsweep (SIGKILL when the thread that started it is gone).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (::getppid() != c.parent)
+        ::_exit(127);
+    if (c.join_fd >= 0 && ::write(c.join_fd, "0", 1) == 1) {
+        if (c.cgroup_ns) // fails without CAP_SYS_ADMIN: then there is nothing to stop
+            (void)::unshare(CLONE_NEWCGROUP);
+    } else if (c.join_fd >= 0) {
+        int code[2] = {2, errno};
+        ssize_t ignored = ::write(c.err_fd, code, sizeof code);
+        (void)ignored;
+        for (char** e = c.envp; *e; ++e) // it runs without a cgroup: say so
+            if (std::strncmp(*e, "PERFSWEEP_CGROUP=", 17) == 0) {
+                for (char** m = e; *m; ++m)
+                    m[0] = m[1];
+                break;
+            }
+    }
+    // The parent blocked every signal around the clone: a handler of the parent must not run
+    // here, in its memory. Those it catches are reset (exec would reset them), then the mask is
+    // emptied, as for any new benchmark.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; ++sig) {
+        struct sigaction old {};
+        if (sig == SIGKILL || sig == SIGSTOP || ::sigaction(sig, nullptr, &old) != 0)
+            continue;
+        if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)
+            ::sigaction(sig, &dfl, nullptr);
+    }
+    ::sigaction(SIGPIPE, &dfl, nullptr); // ignored by perfsweep, not by the benchmark
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::dup2(c.null_fd, 0);
+    ::dup2(c.out_fd, 1);
+    ::dup2(c.out_fd, 2);
+    int step = 0;
+    if (c.workdir && ::chdir(c.workdir) != 0)
+        step = 1;
+    else
+        ::execve(c.program, c.argv, c.envp);
+    int code[2] = {step, errno};
+    ssize_t ignored = ::write(c.err_fd, code, sizeof code);
+    (void)ignored;
+    ::_exit(127);
+}
+
+/// Start child_main(setup) in a new process; its pid, or -errno. clone(CLONE_VM | CLONE_VFORK)
+/// as glibc's posix_spawn: the child borrows this process's memory until it execs, so nothing
+/// is copied. A fork of a large process (a sanitized perfsweep, or a test process running the
+/// CLI in a fork) copied its page tables and tore them down again at the exec.
+pid_t spawn_child(ChildSetup& setup) {
+    constexpr std::size_t k_stack = 256 * 1024;
+    void* stack = ::mmap(nullptr, k_stack, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+    if (stack == MAP_FAILED)
+        return -errno;
+#if defined(__SANITIZE_ADDRESS__)
+    // The child's stack must read as addressable to the interceptors of the calls it makes
+    // (write(2) of a record on it), whatever an earlier mapping at this address left.
+    ASAN_UNPOISON_MEMORY_REGION(stack, k_stack);
+#endif
+    sigset_t all, old;
+    ::sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &old);
+    const pid_t pid = ::clone(child_main, static_cast<char*>(stack) + k_stack,
+                              CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
+    const int err = errno;
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    ::munmap(stack, k_stack);
+    return pid < 0 ? -err : pid;
+}
+
 } // namespace
 
 ProcessResult run_process(const ProcessSpec& spec) {
@@ -277,55 +376,21 @@ ProcessResult run_process(const ProcessSpec& spec) {
     const int out_fd = piped ? out_pipe[1] : null_fd;
     const int join_fd = run.join_fd();
     const bool cgroup_ns = spec.cgroup_namespace && ::geteuid() == 0;
-    const char* workdir = spec.workdir.empty() ? nullptr : spec.workdir.c_str();
-    const pid_t parent = ::getpid();
-    pid_t pid = ::fork();
+    ChildSetup setup{::getpid(),
+                     join_fd,
+                     cgroup_ns,
+                     err_pipe[1],
+                     null_fd,
+                     out_fd,
+                     spec.workdir.empty() ? nullptr : spec.workdir.c_str(),
+                     program.c_str(),
+                     argv.data(),
+                     envp.data()};
+    const pid_t pid = spawn_child(setup);
     if (pid < 0) {
-        r.error = std::string("fork failed: ") + std::strerror(errno);
+        r.error = std::string("cannot start a process: ") + std::strerror(-pid);
         close_all();
         return r;
-    }
-    if (pid == 0) {
-        // Child: async-signal-safe calls only.
-        ::setpgid(0, 0);
-        // Dies with perfsweep (SIGKILL when the thread that started it is gone).
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-        if (::getppid() != parent)
-            ::_exit(127);
-        if (join_fd >= 0 && ::write(join_fd, "0", 1) == 1) {
-            if (cgroup_ns) // fails without CAP_SYS_ADMIN: then there is nothing to stop
-                (void)::unshare(CLONE_NEWCGROUP);
-        } else if (join_fd >= 0) {
-            int code[2] = {2, errno};
-            ssize_t ignored = ::write(err_pipe[1], code, sizeof code);
-            (void)ignored;
-            for (char** e = envp.data(); *e; ++e) // it runs without a cgroup: say so
-                if (std::strncmp(*e, "PERFSWEEP_CGROUP=", 17) == 0) {
-                    for (char** m = e; *m; ++m)
-                        m[0] = m[1];
-                    break;
-                }
-        }
-        struct sigaction dfl {};
-        dfl.sa_handler = SIG_DFL;
-        ::sigaction(SIGINT, &dfl, nullptr);
-        ::sigaction(SIGTERM, &dfl, nullptr);
-        ::sigaction(SIGPIPE, &dfl, nullptr);
-        sigset_t none;
-        ::sigemptyset(&none);
-        ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        ::dup2(null_fd, 0);
-        ::dup2(out_fd, 1);
-        ::dup2(out_fd, 2);
-        int step = 0;
-        if (workdir && ::chdir(workdir) != 0)
-            step = 1;
-        else
-            ::execve(program.c_str(), argv.data(), envp.data());
-        int code[2] = {step, errno};
-        ssize_t ignored = ::write(err_pipe[1], code, sizeof code);
-        (void)ignored;
-        ::_exit(127);
     }
     ::setpgid(pid, pid);
     const int slot = spec.ignore_interrupt ? -1 : register_group(pid);
