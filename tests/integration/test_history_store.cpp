@@ -2,6 +2,7 @@
 #include "adapters/json/benchmark_action_json.hpp"
 #include "support/temp_dir.hpp"
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 #include <catch2/catch.hpp>
 #include <rapidjson/document.h>
@@ -171,11 +172,8 @@ TEST_CASE("a batch that reached the disk whole counts even if its marker is stil
     const std::string before = test::read_file(path);
     store.append({point("b", 2)});
     const std::string batch = test::read_file(path).substr(before.size());
-    std::uint64_t h = 1469598103934665603ULL; // FNV-1a, as the store computes it
-    for (unsigned char c : batch) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
+    // FNV-1a from the store's own basis (kept for the markers already on disk).
+    const std::uint64_t h = util::fnv1a64(batch, 1469598103934665603ULL);
     char marker[128];
     std::snprintf(marker, sizeof marker, "perfsweep-pending %zu %zu %llx\n", before.size(),
                   batch.size(), static_cast<unsigned long long>(h));
