@@ -652,8 +652,11 @@ TEST_CASE(
     if (claimer == 0)
         ::_exit(0);
     const auto claimer_start = start_time(claimer);
-    for (int i = 0; i < 100 && !process_gone(claimer); ++i)
+    // Up to 10 s for the child to exit: on a loaded machine 1 s was not always enough (the
+    // claimer still ran, so the scan rightly left the run alone and the test failed).
+    for (int i = 0; i < 1000 && !process_gone(claimer); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(process_gone(claimer));
     std::string boot = test::read_file("/proc/sys/kernel/random/boot_id");
     boot = boot.substr(0, boot.find('\n')) + "@" + fs_read_link("/proc/self/ns/pid");
     const std::string id = std::to_string(owner) + "-" + owner_start + "-1";
