@@ -85,7 +85,7 @@ while [ $# -gt 0 ]; do
     fi
     rm -rf "$kdir/product" "$kdir/product.tmp"
     "$@" || exit $?
-    if cp -a "$kproduct" "$kdir/product.tmp" && mv "$kdir/product.tmp" "$kdir/product"; then
+    if mkdir -p "$kdir" && cp -a "$kproduct" "$kdir/product.tmp" && mv "$kdir/product.tmp" "$kdir/product"; then
       echo "perfsweep: build kept in $kdir"
     else
       rm -rf "$kdir/product.tmp"
