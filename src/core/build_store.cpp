@@ -23,17 +23,10 @@ std::string build_key(std::string_view recipe, const std::map<std::string, std::
 }
 
 std::string build_entry(std::string_view key) {
-    // Two independent 64-bit FNV-1a hashes (different offsets): 16 hex digits.
-    auto fnv = [&](std::uint64_t h) {
-        for (unsigned char c : key) {
-            h ^= c;
-            h *= 1099511628211ull;
-        }
-        return h;
-    };
+    // Two 64-bit FNV-1a hashes from different bases: 16 hex digits.
     static const char* const k_hex = "0123456789abcdef";
     std::string out;
-    for (const std::uint64_t h : {fnv(14695981039346656037ull), fnv(0x84222325cbf29ce4ull)})
+    for (const std::uint64_t h : {util::fnv1a64(key), util::fnv1a64(key, 0x84222325cbf29ce4ull)})
         for (int i = 0; i < 8; ++i)
             out += k_hex[(h >> (60 - 4 * i)) & 0xf];
     return out;
