@@ -15,7 +15,7 @@ echo "== bench_git_states (75 hourly states over 2 x 35,000-commit repos vs git 
 "./$b/bench/bench_git_states"
 echo "== bench_run_output (1 GiB of benchmark output: alone vs under perfsweep run, peak RSS)"
 "./$b/bench/bench_run_output"
-echo "== bench_gpu_time (runs and builds of the planners vs a pass/fail bisection; hourly builds)"
+echo "== bench_gpu_time (runs and builds of the planners vs a pass/fail bisection; hourly builds, and builds of a state already built without and with kept builds)"
 "./$b/bench/bench_gpu_time"
 echo "== bench_compare (the pull-request verdict, simulated: 200 PR jobs per scenario, runs spent)"
 "./$b/bench/bench_compare"

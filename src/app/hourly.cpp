@@ -241,16 +241,16 @@ bool HourlyStage::measure_ends(SourceBench& bench) {
     }
     core::WindowEnds ends(good.values, bad.values,
                           {m_o.repeats, m_o.max_repeats, k_hourly_alpha, m_o.exit_code_mode});
+    bool stopped = false; // by the budget: the ends are undecided, not the same
     while (const auto step = ends.next()) {
         m_a.progress.line("window ends undecided (" + ends.describe() +
                           "): " + std::to_string(step->runs) + " more runs each");
         const auto& first = step->bad_first ? bad_end : good_end;
         const auto& second = step->bad_first ? good_end : bad_end;
         const auto x = bench.more(first, core::Stage::hourly, step->runs);
-        if (!x.measured())
-            break;
-        const auto y = bench.more(second, core::Stage::hourly, step->runs);
-        if (!y.measured())
+        const auto y = x.measured() ? bench.more(second, core::Stage::hourly, step->runs) : x;
+        stopped = x.budget() || y.budget();
+        if (!x.measured() || !y.measured())
             break;
         ends.observe(*step, step->bad_first ? y.values : x.values,
                      step->bad_first ? x.values : y.values);
@@ -259,6 +259,13 @@ bool HourlyStage::measure_ends(SourceBench& bench) {
     b.values = ends.bad();
     if (ends.comparison().significant)
         return true;
+    if (stopped) {
+        m_result.budget_exhausted = true;
+        m_result.conclusion = core::HourlyConclusion::inconclusive;
+        m_result.message =
+            "budget exhausted while the window ends were undecided (" + ends.describe() + ")";
+        return false;
+    }
     g.status = b.status = core::StateStatus::unknown;
     m_result.conclusion = core::HourlyConclusion::no_change;
     m_result.message = "the window ends do not differ significantly (change " +

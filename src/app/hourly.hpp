@@ -1,6 +1,7 @@
 #pragma once
 // Use case: the hourly and commit narrowing stages over several source repos.
 
+#include "app/build_store.hpp"
 #include "app/instruments.hpp"
 #include "core/hourly_result.hpp"
 #include "core/sweep_plan.hpp"
@@ -83,6 +84,9 @@ struct HourlyOptions {
     /// repo → its tree as the build and benchmark see it ({path:NAME}); absent = the host path
     std::map<std::string, std::string> repo_paths_in_runner;
     EvidenceSettings evidence; ///< with SourceInstruments::evidence
+    /// Finished builds kept and put back on a revisit instead of a rebuild (app/build_store);
+    /// on when builds.dir is set (the recipe uses {build_dir}, or --jax-toolbox).
+    BuildStoreSettings builds;
 };
 
 /// Resolve the states, test them with the chosen strategy, narrow to a window and, with

@@ -489,6 +489,9 @@ void Pipeline::narrow_boundary(std::size_t daily_index, const core::Boundary& b)
     auto rc = m_o.hourly_runner;
     rc.image = core::expand_image(rc.image, good);
     h->settings_key = journal_identity(*h, rc);
+    // One build store for every hourly stage (the investigation's), keyed by this stage's image.
+    if (!h->builds.dir.empty())
+        h->builds.recipe = build_recipe_identity(rc, {h->outputs_dir, h->builds.dir});
     h->state_dir = sub_state("hourly-" + good + "-" + bad, h->settings_key);
     evidence_settings(*h, rc, d, b, attr);
     auto source_runner = m_a.runners.make(rc);

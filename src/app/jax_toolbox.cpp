@@ -50,11 +50,13 @@ std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
                                   ports::SourceRepos& repos, ports::Files& files,
                                   std::string* commits_probe) {
     o.outputs_dir = absolute_path(o.outputs_dir);
+    o.builds.dir = absolute_path(o.builds.dir);
     if (jtb) {
         auto q = *jtb;
         q.bazel_cache = absolute_path(q.bazel_cache);
         q.default_cache = absolute_path(q.default_cache);
         q.outputs_host = o.outputs_dir;
+        q.builds_host = o.builds.keep > 0 ? o.builds.dir : std::string();
         q.repos.clear();
         for (const auto& r : o.repos)
             q.repos.push_back({r.name, absolute_path(r.path)});
@@ -63,6 +65,14 @@ std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
         o.repo_paths_in_runner = applied.plan.source_dirs; // {path:NAME}, PERFSWEEP_PATH_NAME
         if (commits_probe && commits_probe->empty())
             *commits_probe = applied.plan.commits_probe;
+        o.builds.dir_in_runner = applied.plan.builds_dir;
+        o.builds.restore_step = true;
+        o.builds.product = "product";
+        if (applied.plan.builds_dir.empty())
+            o.builds.dir.clear();
+        else
+            files.make_dirs(o.builds.dir);
+        o.builds.recipe = build_recipe_identity(rc, {o.outputs_dir, o.builds.dir});
         return "JAX-Toolbox (" + std::string(core::to_string(applied.generation)) + " image " +
                rc.image + "): build-jax.sh in one kept container, sources: " + q.sources +
                ", fix commits: " + std::to_string(applied.cherry_picks.size());
@@ -71,6 +81,9 @@ std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
                            (rc.runtime == "slurm" && !rc.image.empty());
     if (container && !o.outputs_dir.empty()) // at the same path inside, like the repos
         rc.mounts.push_back(o.outputs_dir + ":" + o.outputs_dir);
+    o.builds.recipe = build_recipe_identity(rc, {o.outputs_dir, o.builds.dir});
+    if (container && !o.builds.dir.empty()) // at the same path inside, like the repos
+        rc.mounts.push_back(o.builds.dir + ":" + o.builds.dir);
     return "";
 }
 
@@ -110,6 +123,7 @@ JaxToolboxApplied apply_jax_toolbox(const JaxToolboxRequest& q, ports::RunnerCon
     s.image_date = core::jtb_date_of_image(rc.image);
     s.build_args = q.build_args;
     s.outputs_host = q.outputs_host;
+    s.builds_host = q.builds_host;
     s.bazel_cache = q.bazel_cache.empty() ? q.default_cache : q.bazel_cache;
     if (s.bazel_cache == "none")
         s.bazel_cache.clear();

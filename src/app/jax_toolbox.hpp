@@ -25,6 +25,7 @@ struct JaxToolboxRequest {
     std::vector<std::string> cherry_picks; ///< NAME:COMMIT[,...] specs
     std::vector<core::JtbRepo> repos;      ///< the searched repos (absolute host clones)
     std::string outputs_host;              ///< per-state output root on the host ("" = none)
+    std::string builds_host;               ///< the build store on the host ("" = none)
 };
 
 /// What applying the mode decided.
@@ -47,8 +48,10 @@ std::string absolute_path(const std::string& path);
 /// are resolved: with `jtb` the JAX-Toolbox mode is applied (build command, mounts, output
 /// directory as the benchmark sees it; `commits_probe`, when given and empty, gets the image's
 /// commits probe); without it, in a container, the outputs directory is mounted at its own path
-/// (the repos are, by the option resolution). o.outputs_dir becomes absolute. Returns a line
-/// describing the mode ("" without it). Usage errors name the option.
+/// (the repos are, by the option resolution). o.outputs_dir becomes absolute. The build store
+/// (o.builds) stays on only for a recipe that can use it (the mode's, or a --build with
+/// {build_dir}), mounted where the runner is a container, with its recipe identity. Returns a
+/// line describing the mode ("" without it). Usage errors name the option.
 std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
                                   const std::optional<JaxToolboxRequest>& jtb,
                                   ports::SourceRepos& repos, ports::Files& files,

@@ -136,6 +136,11 @@ std::vector<OptionSpec> make_options() {
          1},
         {"max-runs", T::integer, "N", "Budget of benchmark runs (0 = none)", 0},
         {"max-builds", T::integer, "N", "Budget of builds (0 = none)", 0},
+        {"keep-builds", T::integer, "N",
+         "Finished builds of source states kept (STATE/builds, else ./perfsweep-builds) and put "
+         "back on a revisit instead of a rebuild; the least recently used go first (0 = keep "
+         "none)",
+         0},
         {"max-time", T::duration, "DURATION", "Wall-clock budget per stage (e.g. 6h)"},
         {"commits-probe", T::text, "COMMAND",
          "Command run once per measured date whose output names the build's commits ('NAME SHA "
@@ -529,6 +534,7 @@ std::vector<CommandSpec> make_commands() {
                      {"env-probe", "default"},
                      {"state", ""},
                      {"max-builds", "0"},
+                     {"keep-builds", "12"},
                      {"max-time", ""},
                      {"to-commit", ""},
                      {"json", ""},
@@ -613,6 +619,7 @@ std::vector<CommandSpec> make_commands() {
              {"min-span", d.min_span},
              {"max-runs", "0", false, "daily stage"},
              {"max-builds", "0", false, "hourly stage"},
+             {"keep-builds", "12", false, "shared by every hourly stage of the investigation"},
              {"max-time", ""},
              {"timeout", "30m"},
              {"gpus", ""},

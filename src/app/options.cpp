@@ -404,6 +404,8 @@ HourlyRequest resolve_hourly(const OptionValues& v) {
     o.to_commit = v.flag("to-commit");
     auto rc = resolve_runner(v);
     r.jax_toolbox = resolve_jax_toolbox(v, o.state_dir);
+    o.builds = default_build_store(o.state_dir, v.integer_int("keep-builds"), rc.build_command,
+                                   r.jax_toolbox.has_value());
     if (r.jax_toolbox && !v.given("runtime")) // the mode rebuilds inside the image
         rc.runtime = "docker";
     o.settings_key = journal_identity(o, rc);
@@ -575,6 +577,8 @@ InvestigateRequest resolve_investigate(const OptionValues& v, const CommentConte
     // state's output directory is mounted by prepare_source_runner).
     h.kept_container = d.runtime == "docker" || d.runtime == "podman" || d.runtime == "slurm";
     r.jax_toolbox = resolve_jax_toolbox(v, o.state_dir);
+    hourly.builds = default_build_store(o.state_dir, v.integer_int("keep-builds"), h.build_command,
+                                        r.jax_toolbox.has_value());
     if (!r.jax_toolbox && in_container(h)) // the mode mounts what its plan needs
         for (const auto& repo : hourly.repos)
             h.mounts.push_back(repo.path + ":" + repo.path);

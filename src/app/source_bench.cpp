@@ -69,6 +69,17 @@ SourceBench::SourceBench(const HourlyOptions& o, ports::Adapters& a, const Sourc
                           std::to_string(m_book.spend().runs) + " runs");
     m_result.spend = m_book.spend();
     load_evidence();
+    if (!o.builds.dir.empty()) {
+        m_store.emplace(a.files, a.progress, o.builds);
+        // Strict keys: the recipe, the runner's machine (--sm local builds for its GPUs) and
+        // every repo's commit.
+        const auto machine = with.runner.runner_fingerprint();
+        m_recipe = o.builds.recipe + "\nmachine " + core::fingerprint_key(machine);
+    }
+}
+
+std::string SourceBench::build_key(const std::string& key) const {
+    return core::build_key(m_recipe, {{"state", key}});
 }
 
 void SourceBench::load_evidence() {
@@ -178,7 +189,8 @@ Eval SourceBench::measure(const core::SourceState& p, core::Stage stage) {
     const auto had = m_consulted[key];
     const long needed = had >= want ? 0 : static_cast<long>(want - had);
     const long ran = m_book.spend().runs - before.runs;
-    const long builds = m_book.spend().builds - before.builds;
+    const long builds = m_book.spend().builds - before.builds +
+                        (m_book.spend().restored_builds - before.restored_builds);
     if (needed > 0 && !core::is_broken(m_book.find(key)->status)) {
         m_book.avoided(std::max(0L, needed - ran), builds == 0 && !built ? 1 : 0);
         m_result.spend = m_book.spend();
@@ -292,6 +304,10 @@ ports::PointRequest SourceBench::request(const core::SourceState& p, core::Stage
             req.commit_times[repo->name()] = util::format_iso8601(t->second);
     }
     req.repeats = 1;
+    if (m_store) {
+        req.values["build_dir"] = m_store->dir_in_runner(build_key(state_key(p.commits)));
+        req.values["build_mode"] = "build";
+    }
     if (!m_opt.outputs_dir.empty())
         req.values["output_dir"] =
             (m_opt.outputs_dir_in_runner.empty() ? m_opt.outputs_dir
@@ -313,12 +329,42 @@ void SourceBench::checkout(const core::SourceState& p) {
 bool SourceBench::build(const std::string& key, const ports::PointRequest& req) {
     add(event(core::JournalEvent::Kind::building, key)); // the output is no state's now
     m_built_key.clear();
+    if (m_store)
+        m_store->clear(build_key(key));
     auto out = m_with.builder.build(req);
     util::crash_point("hourly.after_build"); // built, not yet recorded
     auto done = event(core::JournalEvent::Kind::build, key);
     done.ok = out.ok;
     done.reason = out.ok ? "" : single_line(out.reason);
     add(done);
+    if (out.ok)
+        m_built_key = key;
+    if (out.ok && m_store)
+        m_store->keep(build_key(key));
+    return out.ok;
+}
+
+// The kept build of `key` made current again: the recipe's restore step ({build_mode} restore)
+// or, when the benchmark reads the state's own {build_dir}, nothing to run. False when it could
+// not be put back (the caller builds it).
+bool SourceBench::put_back(const std::string& key, ports::PointRequest& req) {
+    add(event(core::JournalEvent::Kind::building, key)); // the output is no state's now
+    m_built_key.clear();
+    ports::StepOutcome out{true, "", ""};
+    if (m_store->settings().restore_step) {
+        req.values["build_mode"] = "restore";
+        out = m_with.builder.build(req);
+        req.values["build_mode"] = "build";
+    }
+    auto done = event(core::JournalEvent::Kind::restored, key);
+    done.ok = out.ok;
+    done.reason = out.ok ? "" : single_line(out.reason);
+    add(done);
+    m_store->restored(build_key(key), out.ok);
+    m_a.progress.line(
+        req.label + "  " + core::format_commits(req.commits) + "  " +
+        (out.ok ? "kept build put back (not rebuilt)"
+                : "the kept build could not be put back (" + done.reason + "): building it again"));
     if (out.ok)
         m_built_key = key;
     return out.ok;
@@ -337,13 +383,20 @@ Eval SourceBench::run_state(const core::SourceState& p, core::Stage stage, int r
         if (repo->head() != p.commits.at(repo->name()))
             at_state = false;
     const bool needs_build = !(f && f->built && at_state);
-    if (!budget_left(needs_build))
+    // A kept build of the state (built before, in any stage or invocation) is put back instead.
+    const bool kept = needs_build && m_store && m_store->kept(build_key(key));
+    if (!budget_left(needs_build && !kept))
         return {core::StateStatus::untested, f ? f->values : std::vector<double>{},
                 "budget exhausted"};
     checkout(p);
     auto req = request(p, stage);
-    if (needs_build && !build(key, req))
-        return known(*m_book.find(key));
+    if (needs_build && !(kept && put_back(key, req))) {
+        if (kept && !budget_left(true)) // it could not be put back, and a build is over budget
+            return {core::StateStatus::untested, f ? f->values : std::vector<double>{},
+                    "budget exhausted"};
+        if (!build(key, req))
+            return known(*m_book.find(key));
+    }
     for (int k = 0; k < runs; ++k) {
         if (k > 0 && !budget_left(false))
             break;

@@ -73,6 +73,8 @@ private:
     ports::PointRequest request(const core::SourceState& p, core::Stage stage) const;
     Eval run_state(const core::SourceState& p, core::Stage stage, int runs);
     bool build(const std::string& key, const ports::PointRequest& req);
+    bool put_back(const std::string& key, ports::PointRequest& req);
+    std::string build_key(const std::string& key) const;
     void checkout(const core::SourceState& p);
     void add(const core::JournalEvent& e);
     void report(const core::SourceState& p, const std::string& what);
@@ -88,6 +90,8 @@ private:
     bool m_checked_out = false; ///< this process checked the repos out (their worktrees are known)
     std::string m_built_key;    ///< the state the build output is of ("" = unknown)
     std::string m_outputs_line; ///< the last "outputs:" line printed
+    std::optional<BuildStore> m_store; ///< kept builds (options.builds), when on
+    std::string m_recipe;              ///< the recipe identity of every build key
     // The evidence: the store's records of this series and runner, what each state was told.
     std::vector<core::Measurement> m_evidence;
     core::EvidenceKey m_want;                        ///< this stage's key, less the commits

@@ -83,8 +83,9 @@ std::string env_suffix(std::string_view name) {
 } // namespace
 
 bool is_known_placeholder(std::string_view name) {
-    static const char* const k_plain[] = {"date",  "image", "time", "gpu", "repeat",    "workdir",
-                                          "label", "yyyy",  "mm",   "dd",  "output_dir"};
+    static const char* const k_plain[] = {"date",       "image",     "time",      "gpu", "repeat",
+                                          "workdir",    "label",     "yyyy",      "mm",  "dd",
+                                          "output_dir", "build_dir", "build_mode"};
     for (const char* p : k_plain)
         if (name == p)
             return true;

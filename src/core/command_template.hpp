@@ -23,7 +23,8 @@ struct CommandTemplate {
 CommandTemplate parse_command(std::string_view text, std::string_view where);
 
 /// True when `name` is a placeholder perfsweep knows: date, image, time, gpu, repeat, workdir,
-/// label, yyyy, mm, dd, output_dir (hourly: the state's output directory), commit:NAME,
+/// label, yyyy, mm, dd, output_dir (hourly: the state's output directory), build_dir and
+/// build_mode (hourly: the state's kept-build directory, "build" or "restore"), commit:NAME,
 /// path:NAME.
 bool is_known_placeholder(std::string_view name);
 

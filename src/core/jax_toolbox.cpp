@@ -15,10 +15,13 @@ namespace {
 constexpr std::string_view k_src_root = "/perfsweep/src/";
 constexpr std::string_view k_cache_dir = "/perfsweep/bazel-cache";
 constexpr std::string_view k_outputs_dir = "/perfsweep/out";
+constexpr std::string_view k_builds_dir = "/perfsweep/builds";
+// Where today's build-jax.sh puts its editable jaxlib and plugin packages (--build-path-jaxlib).
+constexpr std::string_view k_jaxlibs_dir = "/opt/jaxlibs";
 
 // The build step. POSIX sh; no braces and no single quotes, so it stays one literal template
 // word. Arguments are data (never evaluated): repo/pick NAME DIR SHA SOURCE, rmwheels DIR,
-// build ARGV...
+// keep DIR MODE PRODUCT, build ARGV...
 constexpr std::string_view k_build_script = R"SH(set -u
 fail() { echo "perfsweep-jax-toolbox: $*" >&2; exit 1; }
 g() { git -c "safe.directory=*" -c advice.detachedHead=false -C "$dir" "$@"; }
@@ -32,6 +35,7 @@ get() {
 }
 pick() { g -c user.name=perfsweep -c user.email=perfsweep@localhost cherry-pick --no-commit "$1" >/dev/null 2>&1; }
 done=""
+kdir=""
 while [ $# -gt 0 ]; do
   case $1 in
   repo|pick)
@@ -64,10 +68,30 @@ while [ $# -gt 0 ]; do
     rm -f "$2"/dist/jax*.whl || fail "cannot remove the old wheels in $2/dist"
     shift 2
     ;;
+  keep)
+    [ $# -ge 4 ] || fail "usage: keep DIR MODE PRODUCT"
+    kdir=$2 kmode=$3 kproduct=$4
+    shift 4
+    ;;
   build)
     shift
     [ $# -gt 0 ] || fail "build: no command"
-    exec "$@"
+    [ -n "$kdir" ] || exec "$@"
+    if [ "$kmode" = restore ]; then
+      [ -d "$kdir/product" ] || fail "no kept build in $kdir"
+      rm -rf "$kproduct" && cp -a "$kdir/product" "$kproduct" || fail "cannot put the kept build in $kdir back into $kproduct"
+      echo "perfsweep: kept build put back from $kdir into $kproduct"
+      exit 0
+    fi
+    rm -rf "$kdir/product" "$kdir/product.tmp"
+    "$@" || exit $?
+    if mkdir -p "$kdir" && cp -a "$kproduct" "$kdir/product.tmp" && mv "$kdir/product.tmp" "$kdir/product"; then
+      echo "perfsweep: build kept in $kdir"
+    else
+      rm -rf "$kdir/product.tmp"
+      echo "perfsweep: cannot keep the build in $kdir; a revisit builds it again"
+    fi
+    exit 0
     ;;
   *)
     fail "unknown step $1"
@@ -429,6 +453,18 @@ std::string commits_probe(const JtbSetup& s) {
 
 } // namespace
 
+bool keeps_builds(const JtbSetup& s) {
+    if (s.builds_host.empty() || s.generation != JtbGeneration::jax)
+        return false;
+    const auto scripts = build_jax_scripts_of(s.generation, s.image_date);
+    if (scripts.empty())
+        return false;
+    for (const auto& t : getopt_parse(*scripts.front(), s.build_args).tokens)
+        if (long_name(t) == "build-path-jaxlib")
+            return false; // the product is elsewhere: not kept
+    return true;
+}
+
 JtbPlan plan_jax_toolbox(const JtbSetup& s) {
     JtbPlan plan;
     if (s.repos.empty())
@@ -472,6 +508,16 @@ JtbPlan plan_jax_toolbox(const JtbSetup& s) {
     // 2023: the script installs every wheel in dist/; the previous build's must go first.
     if (s.generation == JtbGeneration::nightly)
         words.insert(words.end(), {"rmwheels", jtb_source_dir(s.generation, "jax")});
+    // Today's images: the editable install's packages (/opt/jaxlibs) are the build's product;
+    // a copy is kept per state and put back on a revisit (the sources are moved to the state as
+    // for a build: the jax package is the editable source tree).
+    if (keeps_builds(s)) {
+        absolute(s.builds_host, "build store");
+        plan.mounts.push_back(s.builds_host + ":" + std::string(k_builds_dir));
+        plan.builds_dir = std::string(k_builds_dir);
+        words.insert(words.end(),
+                     {"keep", "{build_dir}", "{build_mode}", std::string(k_jaxlibs_dir)});
+    }
     const auto build = build_call(s, plan);
     words.push_back("build");
     words.insert(words.end(), build.begin(), build.end());

@@ -115,6 +115,9 @@ struct JtbSetup {
     std::vector<std::string> build_args;  ///< extra build-jax.sh arguments (checked)
     std::vector<CherryPick> cherry_picks; ///< commits are full SHAs here
     std::string outputs_host;             ///< host directory of the per-state output dirs ("")
+    /// host directory of the kept builds (app/build_store), mounted at /perfsweep/builds; ""
+    /// = none
+    std::string builds_host;
 };
 
 /// What the mode adds to the runner: the build command, the mounts, the commits probe.
@@ -124,7 +127,15 @@ struct JtbPlan {
     std::string commits_probe;       ///< prints the image's own commits (NAME SHA lines / YAML)
     std::string outputs_dir;         ///< where outputs_host appears inside the container ("")
     std::map<std::string, std::string> source_dirs; ///< repo → its tree inside the container
+    /// where builds_host appears inside the container; "" = builds are not kept (the 2023
+    /// generation, --build-path-jaxlib, or no store)
+    std::string builds_dir;
 };
+
+/// Whether the build step keeps each state's build and can put it back (today's images: the
+/// editable packages in /opt/jaxlibs; not the 2023 generation, whose wheels are installed
+/// copies, nor a --build-path-jaxlib of the user's).
+bool keeps_builds(const JtbSetup& setup);
 
 /// Compose the plan. Throws a usage error for a cache the nightly's script cannot use, a relative
 /// host path, a cherry-pick for a repo that is not searched, or build_args that a build-jax.sh
@@ -133,7 +144,9 @@ struct JtbPlan {
 JtbPlan plan_jax_toolbox(const JtbSetup& setup);
 
 /// The fixed POSIX sh script of the build step (arguments: `repo NAME DIR SHA SOURCE`...,
-/// `pick NAME DIR SHA SOURCE`..., `rmwheels DIR`, `build ARGV...`). Exposed for tests.
+/// `pick NAME DIR SHA SOURCE`..., `rmwheels DIR`, `keep DIR build|restore PRODUCT`, `build
+/// ARGV...`; with keep, build copies PRODUCT to DIR/product after the build, and restore copies
+/// it back instead of building). Exposed for tests.
 std::string_view jtb_build_script();
 
 /// An image reference as pyxis (`srun --container-image`) spells it: the registry is separated

@@ -47,8 +47,9 @@ void put_map(std::vector<std::string>& f, const std::string& prefix,
     }
 }
 
-/// Unescape one raw field; nullopt-style: returns false and sets `bad` on a bad escape.
-bool unescape(std::string_view raw, std::string& out, std::string& bad) {
+} // namespace
+
+bool journal_unescape(std::string_view raw, std::string& out, std::string& bad) {
     out.clear();
     out.reserve(raw.size());
     for (std::size_t i = 0; i < raw.size(); ++i) {
@@ -83,6 +84,8 @@ bool unescape(std::string_view raw, std::string& out, std::string& bad) {
     }
     return true;
 }
+
+namespace {
 
 std::string shown(std::string_view s) {
     std::string t = util::sanitize_utf8(s.substr(0, 60));
@@ -227,6 +230,8 @@ std::string journal_record(const JournalEvent& e) {
         return line_of({"building", e.point});
     case JournalEvent::Kind::build:
         return line_of({"build", e.point, e.ok ? "ok" : "failed", e.reason});
+    case JournalEvent::Kind::restored:
+        return line_of({"restored", e.point, e.ok ? "ok" : "failed", e.reason});
     case JournalEvent::Kind::run:
         break;
     }
@@ -290,7 +295,7 @@ Journal parse_journal(std::string_view text, const std::string& where) {
             const auto raw = line.substr(start, tab == std::string_view::npos ? line.size() - start
                                                                               : tab - start);
             fields.emplace_back();
-            if (!unescape(raw, fields.back(), bad))
+            if (!journal_unescape(raw, fields.back(), bad))
                 p.fail("field " + std::to_string(fields.size()) + ": " + bad);
             if (tab == std::string_view::npos)
                 break;
@@ -313,8 +318,10 @@ Journal parse_journal(std::string_view text, const std::string& where) {
         }
         JournalEvent e;
         e.line = line_no;
-        if (kind != "run" && kind != "building" && kind != "build" && kind != "journal")
-            p.fail("unknown record '" + shown(kind) + "' (expected run, building or build)");
+        if (kind != "run" && kind != "building" && kind != "build" && kind != "restored" &&
+            kind != "journal")
+            p.fail("unknown record '" + shown(kind) +
+                   "' (expected run, building, build or restored)");
         if (kind != "journal" && (fields.size() < 2 || fields[1].empty()))
             p.fail("field 2 (point): expected the point the record is about");
         e.point = fields[1];
@@ -337,20 +344,22 @@ Journal parse_journal(std::string_view text, const std::string& where) {
             if (fields.size() != 2)
                 p.fail("a building record is 'building<TAB>POINT', found " +
                        std::to_string(fields.size()) + " fields");
-        } else if (kind == "build") {
-            e.kind = JournalEvent::Kind::build;
+        } else if (kind == "build" || kind == "restored") {
+            e.kind = kind == "build" ? JournalEvent::Kind::build : JournalEvent::Kind::restored;
             if (fields.size() != 4)
-                p.fail("a build record is 'build<TAB>POINT<TAB>ok|failed<TAB>REASON', found " +
+                p.fail("a " + kind + " record is '" + kind +
+                       "<TAB>POINT<TAB>ok|failed<TAB>REASON', found " +
                        std::to_string(fields.size()) + " fields");
             if (fields[2] != "ok" && fields[2] != "failed")
-                p.fail("field 3 of a build record: expected ok or failed, found '" +
+                p.fail("field 3 of a " + kind + " record: expected ok or failed, found '" +
                        shown(fields[2]) + "'");
             e.ok = fields[2] == "ok";
             e.reason = fields[3];
         } else if (kind == "journal") {
             p.fail("a second journal header; expected one per file");
         } else {
-            p.fail("unknown record '" + shown(kind) + "' (expected run, building or build)");
+            p.fail("unknown record '" + shown(kind) +
+                   "' (expected run, building, build or restored)");
         }
         j.events.push_back(std::move(e));
     }

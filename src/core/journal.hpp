@@ -30,13 +30,14 @@ struct JournalEvent {
         run,      ///< a runner call for `point` finished with `measurement`, costing `runs` runs
         building, ///< a build of `point` started (the build output belongs to no state now)
         build,    ///< a build of `point` finished (`ok`, or failed with `reason`)
+        restored, ///< a kept build of `point` was put back instead of a build (`ok`, or why not)
     };
     Kind kind = Kind::run;   ///< see Kind
     std::string point;       ///< the point: a date label, or a source state key
     long runs = 0;           ///< run: benchmark runs it cost (0 for a missing image)
     Measurement measurement; ///< run: the measurement, every field
-    bool ok = false;         ///< build: it succeeded
-    std::string reason;      ///< build: why it failed
+    bool ok = false;         ///< build, restored: it succeeded
+    std::string reason;      ///< build, restored: why it failed
     std::size_t line = 0;    ///< 1-based line of the record in its journal
 };
 
@@ -49,8 +50,8 @@ struct Journal {
 
 /// The first line of a journal for `stage` with `settings` (newline included).
 std::string journal_header(std::string_view stage, std::string_view settings);
-/// The record of `e` (newline included): run, building or build by its kind. Throws a usage
-/// error for a measurement that cannot be stored (a value that is not a finite number).
+/// The record of `e` (newline included): run, building, build or restored by its kind. Throws a
+/// usage error for a measurement that cannot be stored (a value that is not a finite number).
 std::string journal_record(const JournalEvent& e);
 
 /// Parse `text` (a whole journal). Every problem is a usage error naming `where`:LINE, the field
@@ -59,6 +60,8 @@ Journal parse_journal(std::string_view text, const std::string& where);
 
 /// Escape one field: backslash, tab, newline and carriage return become \\ \t \n \r.
 std::string journal_escape(std::string_view field);
+/// Undo journal_escape on one raw field; false (with `bad` saying why) on a bad escape.
+bool journal_unescape(std::string_view raw, std::string& out, std::string& bad);
 
 /// Where two settings texts first differ, short enough for an error message whatever their
 /// length (a build command can embed a whole script): "at character N: 'A' here, 'B' there",

@@ -28,6 +28,14 @@ void SourceBook::apply(const JournalEvent& e, bool resumed) {
         if (resumed)
             ++m_spend.resumed_builds;
         return;
+    case JournalEvent::Kind::restored: // a kept build put back: no build, one avoided
+        m_built = e.ok ? e.point : "";
+        if (e.ok) {
+            f.built = true; // in place as after its build (perhaps another search's)
+            ++m_spend.restored_builds;
+            ++m_spend.avoided_builds;
+        }
+        return;
     case JournalEvent::Kind::run:
         break;
     }

@@ -45,7 +45,7 @@ public:
     /// The facts of state `key`, or nullptr when nothing is known.
     const StateFacts* find(const std::string& key) const;
     /// The state the build output is of; empty when unknown (nothing built, or a build started
-    /// and did not finish).
+    /// and did not finish); a kept build put back (restored) makes it that state's.
     const std::string& built() const { return m_built; }
     /// Runs and builds of every event applied.
     const Spend& spend() const { return m_spend; }

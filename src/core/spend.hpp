@@ -13,8 +13,11 @@ struct Spend {
     long resumed_builds = 0; ///< of `builds`, those an earlier, interrupted invocation executed
     long reused_values = 0;  ///< values taken as evidence (history, an earlier stage), not run
     long avoided_runs = 0;   ///< runs the evidence spared: known values stood in for them
-    long avoided_builds = 0; ///< builds the evidence spared: a known state was not rebuilt
-    double seconds = 0;      ///< wall time (a whole investigation's)
+    /// builds spared: a known state was not rebuilt (the evidence), or a kept build of a state
+    /// built before was put back instead (`restored_builds`)
+    long avoided_builds = 0;
+    long restored_builds = 0; ///< of `avoided_builds`, kept builds put back (core/build_store)
+    double seconds = 0;       ///< wall time (a whole investigation's)
 
     /// Add `o` field by field.
     Spend& operator+=(const Spend& o) {
@@ -25,6 +28,7 @@ struct Spend {
         reused_values += o.reused_values;
         avoided_runs += o.avoided_runs;
         avoided_builds += o.avoided_builds;
+        restored_builds += o.restored_builds;
         seconds += o.seconds;
         return *this;
     }

@@ -25,6 +25,9 @@ public:
     virtual bool exists(const std::string& path) = 0;
     /// Create `path` and its parents if missing.
     virtual void make_dirs(const std::string& path) = 0;
+    /// Remove `path` and everything below it (nothing when it does not exist). Throws an
+    /// infrastructure error naming the path when something cannot be removed.
+    virtual void remove_tree(const std::string& path) = 0;
     /// Make `link` a symbolic link to `target` (relative to the link's directory), replacing an
     /// existing link atomically.
     virtual void point_link(const std::string& link, const std::string& target) = 0;

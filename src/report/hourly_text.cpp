@@ -74,6 +74,8 @@ std::string render_hourly_text(const core::HourlyResult& r) {
                r.culprit->commit.subject + "\n  " + r.culprit->note + "\n";
     std::string spend =
         "builds " + std::to_string(r.spend.builds) + ", runs " + std::to_string(r.spend.runs);
+    if (r.spend.restored_builds)
+        spend += "; kept builds put back (not rebuilt): " + std::to_string(r.spend.restored_builds);
     if (r.spend.resumed_builds || r.spend.resumed_runs)
         spend += "; resumed: builds " + std::to_string(r.spend.resumed_builds) + ", runs " +
                  std::to_string(r.spend.resumed_runs);

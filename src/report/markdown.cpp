@@ -769,8 +769,12 @@ std::string avoided_part(const core::Spend& s) {
     auto n = [](long k, const char* what) {
         return std::to_string(k) + " " + what + (k == 1 ? "" : "s");
     };
+    std::string kept;
+    if (s.restored_builds > 0)
+        kept = ", " + std::to_string(s.restored_builds) + " kept build" +
+               (s.restored_builds == 1 ? "" : "s") + " put back";
     return "avoided: " + n(s.avoided_runs, "run") + ", " + n(s.avoided_builds, "build") + " (" +
-           n(s.reused_values, "known value") + " reused)";
+           n(s.reused_values, "known value") + " reused" + kept + ")";
 }
 
 std::string budget_section(const View& v) {

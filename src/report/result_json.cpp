@@ -311,6 +311,7 @@ void hourly_fields(JsonWriter& w, const core::HourlyResult& r) {
         .member("reused_values", r.spend.reused_values)
         .member("avoided_runs", r.spend.avoided_runs)
         .member("avoided_builds", r.spend.avoided_builds)
+        .member("restored_builds", r.spend.restored_builds)
         .member("budget_exhausted", r.budget_exhausted);
 }
 
@@ -351,6 +352,7 @@ void investigation_fields(JsonWriter& w, const core::Investigation& inv) {
         .member("reused_values", inv.spend.reused_values)
         .member("avoided_runs", inv.spend.avoided_runs)
         .member("avoided_builds", inv.spend.avoided_builds)
+        .member("restored_builds", inv.spend.restored_builds)
         .member("elapsed_s", inv.spend.seconds);
     strings(w, "reproduce", inv.reproduce);
     string_map(w, "repos", inv.repo_urls);

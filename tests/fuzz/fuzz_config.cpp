@@ -27,6 +27,7 @@ struct NoFiles final : ports::Files {
     void write_atomic(const std::string&, const std::string&) override { unused(); }
     bool exists(const std::string&) override { unused(); }
     void make_dirs(const std::string&) override { unused(); }
+    void remove_tree(const std::string&) override { unused(); }
     void point_link(const std::string&, const std::string&) override { unused(); }
     std::vector<std::string> result_files(const std::string&) override { unused(); }
     std::unique_ptr<ports::DirLock> lock_dir(const std::string&, const std::string&) override {

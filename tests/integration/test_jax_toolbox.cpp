@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <regex>
 #include <set>
 
@@ -166,10 +167,20 @@ void finds_culprit(const test::JaxToolboxWorld& w, const std::string& generation
                                    "--src-path-jax /opt/jax-source --src-path-xla /opt/xla-source";
     for (const auto& log : builds) {
         INFO(log);
+        // Today's images keep each build (/opt/jaxlibs) and put it back on a revisit (the log
+        // of a state's last build step is kept).
+        if (log.find("perfsweep: kept build put back from /perfsweep/builds/") !=
+            std::string::npos) {
+            CHECK(generation == "jax");
+            CHECK_THAT(log, !Catch::Contains("built: jax="));
+            continue;
+        }
         CHECK_THAT(log, Catch::Contains(call));
         if (generation == "nightly")
             CHECK_THAT(log, Catch::Contains("rm -f /opt/jax-source/dist/jax*.whl") &&
                                 Catch::Contains("Successfully installed"));
+        else
+            CHECK_THAT(log, Catch::Contains("perfsweep: build kept in /perfsweep/builds/"));
         CHECK_THAT(log, Catch::Contains("built: jax="));
     }
     std::set<std::string> measured;
@@ -185,7 +196,15 @@ void finds_culprit(const test::JaxToolboxWorld& w, const std::string& generation
     }
     CHECK(measured.count(w["GOOD_JAX"] + "," + w["GOOD_XLA"]) == 1);
     CHECK(measured.count(w["BAD_JAX"] + "," + w["BAD_XLA"]) == 1);
-    CHECK(measured.size() <= builds.size()); // a state is rebuilt when the search returns to it
+    CHECK(measured.size() <= builds.size());
+    // Today's images: every distinct tree built is kept in the store, named in its index.
+    if (generation == "jax") {
+        const auto index = test::read_file(w.file("state/builds/index.tsv"));
+        CHECK(static_cast<std::size_t>(std::count(index.begin(), index.end(), '\n')) ==
+              measured.size() + 1);
+    } else {
+        CHECK_FALSE(fs::exists(w.file("state/builds/index.tsv")));
+    }
 
     // One kept container for the whole search, with an init process as PID 1 (as
     // jax-toolbox-triage starts it: bazel's server hangs on shutdown without one).
@@ -204,8 +223,11 @@ void finds_culprit(const test::JaxToolboxWorld& w, const std::string& generation
                                                  fs::directory_iterator())) == measured.size());
 }
 
-/// finds_culprit with the usual flags: the good nightly, --jax-toolbox auto, --to-commit, a state.
-void finds_culprit(const std::string& generation, const std::vector<std::string>& extra) {
+/// finds_culprit with the usual flags: the good nightly, --jax-toolbox auto, --to-commit, a state;
+/// then `again` (when given) with the world and the arguments.
+void finds_culprit(
+    const std::string& generation, const std::vector<std::string>& extra,
+    const std::function<void(const test::JaxToolboxWorld&, std::vector<std::string>)>& again = {}) {
     test::JaxToolboxWorld w(generation);
     std::vector<std::string> args = {"--repo",        "jax=" + w.clone("jax"),
                                      "--repo",        "xla=" + w.clone("xla"),
@@ -218,6 +240,8 @@ void finds_culprit(const std::string& generation, const std::vector<std::string>
                                      w.file("state")};
     args.insert(args.end(), extra.begin(), extra.end());
     finds_culprit(w, generation, args);
+    if (again)
+        again(w, args);
 }
 
 } // namespace
@@ -245,10 +269,36 @@ TEST_CASE("jax-toolbox: the culprit is found inside a 2023 nightly- image (/opt/
     finds_culprit("nightly", {"--build-jax-arg=--clean"});
 }
 
-TEST_CASE("jax-toolbox: the culprit is found with the host clones mounted over /opt",
-          "[jax-toolbox][cli]") {
+TEST_CASE("jax-toolbox: the culprit is found with the host clones mounted over /opt; a second "
+          "search over the same states puts every kept build back instead of building",
+          "[jax-toolbox][cli][builds]") {
     SKIP_WITHOUT_IMAGES();
-    finds_culprit("jax", {"--jax-toolbox-sources", "mounted"});
+    finds_culprit("jax", {"--jax-toolbox-sources", "mounted"},
+                  [](const test::JaxToolboxWorld& w, std::vector<std::string> args) {
+                      // A new journal, the same store (STATE/builds) and a new container: the
+                      // benchmark measures what was put back into /opt/jaxlibs (an editable
+                      // install), so a put-back that did not happen names no culprit.
+                      fs::remove(w.file("state") + "/journal.tsv");
+                      args.insert(args.begin(), "hourly");
+                      for (const auto& a : {"--repeats", "2", "--json", "--logs"})
+                          args.push_back(a);
+                      args.push_back(w.file("logs-again"));
+                      const auto r = test::run_perfsweep(args);
+                      INFO(r.err);
+                      REQUIRE(r.exit_code == 0);
+                      const auto d = test::parse_json_object(r.out);
+                      CHECK(culprit_of(d) == w["CULPRIT"]);
+                      CHECK(d["builds"].GetInt() == 0);
+                      CHECK(d["restored_builds"].GetInt() >= 3);
+                      const auto steps = logs_named(w.file("logs-again"), "build.log");
+                      REQUIRE(steps.size() >= 3);
+                      for (const auto& log : steps) {
+                          INFO(log);
+                          CHECK_THAT(log, Catch::Contains("kept build put back from "
+                                                          "/perfsweep/builds/") &&
+                                              !Catch::Contains("built: jax="));
+                      }
+                  });
 }
 
 TEST_CASE("jax-toolbox: daily over the stand-in nightlies reads their environment past the CUDA "

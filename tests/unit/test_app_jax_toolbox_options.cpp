@@ -143,6 +143,7 @@ namespace {
 struct Applied {
     ports::RunnerConfig runner;
     std::string error;
+    app::BuildStoreSettings builds; ///< the search's kept builds
 };
 
 Applied apply_hourly(const std::string& image, const std::vector<std::string>& build_args) {
@@ -157,6 +158,7 @@ Applied apply_hourly(const std::string& image, const std::vector<std::string>& b
         auto r = app::resolve_hourly(values_of("hourly", raw));
         app::prepare_source_runner(*r.runner, r.options, r.jax_toolbox, w.repos, w.files);
         out.runner = *r.runner;
+        out.builds = r.options.builds;
     } catch (const Error& e) {
         CHECK(e.kind() == ErrorKind::usage);
         out.error = e.what();
@@ -213,4 +215,59 @@ TEST_CASE("investigate --jax-toolbox refuses the label that names a JAX-Toolbox 
     });
     CHECK_THAT(msg, Catch::Contains("JAX-Toolbox commit") &&
                         Catch::Contains("reads each nightly's commits from the image"));
+}
+
+TEST_CASE("hourly --jax-toolbox keeps each state's /opt/jaxlibs in STATE/builds on today's "
+          "images, not on 2023's",
+          "[options][jax-toolbox][builds]") {
+    const auto a = apply_hourly("ghcr.io/nvidia/jax:jax-2026-03-23", {});
+    INFO(a.error);
+    REQUIRE(a.error.empty());
+    CHECK_THAT(a.runner.build_command,
+               Catch::Contains("'keep' '{build_dir}' '{build_mode}' '/opt/jaxlibs' 'build' "
+                               "'build-jax.sh'"));
+    CHECK(std::count(a.runner.mounts.begin(), a.runner.mounts.end(),
+                     "/st/builds:/perfsweep/builds") == 1);
+    CHECK(a.builds.dir == "/st/builds");
+    CHECK(a.builds.dir_in_runner == "/perfsweep/builds");
+    CHECK(a.builds.restore_step);
+    CHECK(a.builds.keep == 12);
+    CHECK_THAT(a.builds.recipe, Catch::Contains("image ghcr.io/nvidia/jax:jax-2026-03-23") &&
+                                    Catch::Contains("/st/bazel-cache:/perfsweep/bazel-cache") &&
+                                    !Catch::Contains("/st/builds"));
+    // 2023: installed wheel copies, nothing kept; a product elsewhere: nothing kept.
+    for (const auto& b :
+         {apply_hourly("ghcr.io/nvidia/jax:nightly-2023-08-24", {}),
+          apply_hourly("ghcr.io/nvidia/jax:jax-2026-03-23", {"--build-path-jaxlib=/x"})}) {
+        REQUIRE(b.error.empty());
+        CHECK(b.builds.dir.empty());
+        CHECK_THAT(b.runner.build_command, !Catch::Contains("'keep'"));
+    }
+}
+
+TEST_CASE("a --build of the user's own keeps builds only when it writes them to {build_dir}; "
+          "investigate's store is the investigation's",
+          "[options][builds]") {
+    auto hourly = [](const std::string& build) {
+        fakes::World w;
+        auto r = app::resolve_hourly(values_of(
+            "hourly", {opt("repo", {"xla=/s/xla"}), opt("test", {"bench"}), opt("build", {build}),
+                       opt("state", {"/st"}), opt("keep-builds", {"3"})}));
+        app::prepare_source_runner(*r.runner, r.options, r.jax_toolbox, w.repos, w.files);
+        return r.options.builds;
+    };
+    CHECK(hourly("make -C {path:xla}").dir.empty());
+    const auto kept = hourly("make -C {path:xla} PREFIX={build_dir}");
+    CHECK(kept.dir == "/st/builds");
+    CHECK(kept.keep == 3);
+    CHECK_FALSE(kept.restore_step);
+    CHECK(hourly("sh build.sh {build_dir} {build_mode}").restore_step);
+    const auto inv = app::resolve_investigate(
+        values_of("investigate",
+                  with(k_search, {opt("history", {"h.jsonl"}), opt("runtime", {"docker"}),
+                                  opt("jax-toolbox", {"auto"}), opt("state", {"ist"})})),
+        {});
+    CHECK(inv.options.hourly_options.builds.dir == "ist/builds"); // every hourly stage's
+    REQUIRE(inv.jax_toolbox);
+    CHECK(inv.jax_toolbox->default_cache == "ist/bazel-cache"); // every state's bazel cache
 }

@@ -148,7 +148,7 @@ TEST_CASE("a damaged journal is refused naming the file, the line and what was e
         {k_head + "\n", {":2:", "empty line"}},
         {k_head + k_head, {":2:", "second journal header"}},
         {k_head + "ran\t2023-08-24\t1\n",
-         {":2:", "unknown record 'ran'", "run, building or build"}},
+         {":2:", "unknown record 'ran'", "run, building, build or restored"}},
         {k_head + "garbage{\n", {":2:", "unknown record 'garbage{'"}},
         {k_head + "run\t\t1\n", {":2:", "field 2 (point)"}},
         {k_head + "run\tp\n", {":2:", "RUNS"}},
@@ -170,6 +170,7 @@ TEST_CASE("a damaged journal is refused naming the file, the line and what was e
         {k_head + "building\tp\textra\n", {":2:", "building record"}},
         {k_head + "build\tp\tok\n", {":2:", "build record"}},
         {k_head + "build\tp\tmaybe\t\n", {":2:", "ok or failed", "'maybe'"}},
+        {k_head + "restored\tp\n", {":2:", "a restored record"}},
         {k_head + run + "build\tp\tok\n", {"st/journal.tsv:3:"}},
     };
     for (const auto& c : cases) {

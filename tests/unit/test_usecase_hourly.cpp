@@ -4,6 +4,7 @@
 // commit stage, resume), in milliseconds.
 #include "app/hourly.hpp"
 #include "app/options.hpp"
+#include "core/build_store.hpp"
 #include "support/fakes/world.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -11,6 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -342,4 +345,250 @@ TEST_CASE("hourly in-process: a --state another perfsweep holds stops before a b
     CHECK_THROWS_WITH(s.run(o), Catch::Contains("holds --state st"));
     CHECK(s.w.runners.log.total_builds() == 0);
     CHECK(s.w.runners.log.total_runs() == 0);
+}
+
+// ---- Build once per state (issue 27): kept builds are put back instead of rebuilt -------------
+
+namespace {
+
+/// A builder that keeps builds: each state's builds and put-backs are counted, and the benchmark
+/// measures the build put in place last, not the state it is asked about (a put-back that did
+/// not happen measures the wrong state).
+struct Kept {
+    std::map<std::string, int> built, restored;
+    std::string current; ///< the xla commit of the build in place
+
+    /// Wire `s` to it; `o` keeps its builds in the store "builds" under `recipe` (0: none).
+    void wire(Stage& s, app::HourlyOptions& o, const std::string& recipe = "build {build_dir}",
+              std::size_t keep = 12) {
+        o.builds.dir = "builds";
+        o.builds.recipe = recipe;
+        o.builds.keep = keep;
+        o.builds.restore_step = true;
+        s.w.runners.build = [this](const ports::PointRequest& r) {
+            (r.values.at("build_mode") == "restore" ? restored
+                                                    : built)[fakes::state_key(r.commits)]++;
+            current = r.commits.at("xla");
+            return ports::StepOutcome{true, "", ""};
+        };
+        const auto run = s.w.runners.run;
+        s.w.runners.run = [this, run](const ports::PointRequest& r, int repeat) {
+            auto in_place = r;
+            in_place.commits["xla"] = current;
+            return run(in_place, repeat);
+        };
+    }
+    /// Builds of a state built before (the goal: none).
+    int rebuilt() const {
+        int n = 0;
+        for (const auto& [state, k] : built)
+            n += k - 1;
+        return n;
+    }
+    int sum(const std::map<std::string, int>& m) const {
+        int n = 0;
+        for (const auto& [state, k] : m)
+            n += k;
+        return n;
+    }
+};
+
+/// Window ends a noisy warm-up leaves undecided at first: the ends get 3 more runs each, the
+/// current one first, so the other end is visited again.
+void undecided_ends(Stage& s) {
+    s.drop = 0.05;
+    const auto quiet = s.w.runners.run;
+    s.w.runners.run = [quiet](const ports::PointRequest& r, int repeat) {
+        auto run = quiet(r, repeat);
+        if (repeat < 4)
+            run.value *= 1 + 0.03 * (repeat % 3 == 0 ? 1 : repeat % 3 == 1 ? -1 : 0);
+        return run;
+    };
+}
+
+/// A stage whose builds are kept: `setup` shapes the benchmark first, then the options keep
+/// builds in the store "builds".
+struct KeptStage {
+    Stage s;
+    Kept k;
+    app::HourlyOptions o;
+    explicit KeptStage(void (*setup)(Stage&)) {
+        setup(s);
+        o = s.options();
+        k.wire(s, o);
+    }
+};
+
+} // namespace
+
+TEST_CASE("hourly in-process: a state visited again is put back from the build store, not "
+          "rebuilt",
+          "[usecase][hourly][builds]") {
+    { // without a store (as before): the good end is built twice
+        Stage s;
+        undecided_ends(s);
+        const auto r = s.run(s.options());
+        CHECK(r.conclusion == core::HourlyConclusion::window);
+        CHECK_FALSE(built_once_each(s.w.runners.log));
+    }
+    KeptStage ks(undecided_ends);
+    auto& [s, k, o] = ks;
+    const auto r = s.run(o);
+    INFO(util::join(s.w.progress.lines, "\n"));
+    CHECK(r.conclusion == core::HourlyConclusion::window);
+    CHECK(k.rebuilt() == 0);
+    CHECK(k.sum(k.restored) >= 1);
+    CHECK(r.spend.builds == k.sum(k.built));
+    CHECK(r.spend.restored_builds == k.sum(k.restored));
+    CHECK(r.spend.avoided_builds == r.spend.restored_builds);
+    CHECK(s.lines_with("kept build put back (not rebuilt)") ==
+          static_cast<std::size_t>(k.sum(k.restored)));
+}
+
+TEST_CASE("hourly in-process: a resumed search puts back what the stopped one built",
+          "[usecase][hourly][builds][resume]") {
+    auto stop_and_resume = [](Stage& s, app::HourlyOptions o) {
+        o.state_dir = "st";
+        o.max_builds = 2; // the ends; the good end's further runs need it again
+        const auto first = s.run(o);
+        REQUIRE(first.budget_exhausted);
+        o.max_builds = 0;
+        return s.run(o);
+    };
+    { // without a store (as before): the resumed search builds the good end again
+        Stage s;
+        undecided_ends(s);
+        stop_and_resume(s, s.options());
+        CHECK_FALSE(built_once_each(s.w.runners.log));
+    }
+    KeptStage ks(undecided_ends);
+    auto& [s, k, o] = ks;
+    const auto r = stop_and_resume(s, o);
+    INFO(util::join(s.w.progress.lines, "\n"));
+    CHECK(r.conclusion == core::HourlyConclusion::window);
+    CHECK(k.rebuilt() == 0);
+    CHECK(k.sum(k.restored) >= 1);
+    // The counts read back from the journal: the resumed result counts both invocations.
+    CHECK(r.spend.resumed_builds == 2);
+    CHECK(r.spend.builds == k.sum(k.built));
+    CHECK(r.spend.restored_builds == k.sum(k.restored));
+}
+
+TEST_CASE("hourly in-process: the build store is keyed by the recipe: another recipe builds "
+          "again, the same one rebuilds nothing",
+          "[usecase][hourly][builds]") {
+    Stage s;
+    Kept k;
+    auto search = [&](const std::string& state, const std::string& recipe) {
+        auto o = s.options();
+        o.to_commit = true;
+        o.state_dir = state;
+        k.wire(s, o, recipe);
+        k.built.clear();
+        k.restored.clear();
+        return s.run(o);
+    };
+    const auto first = search("st1", "build {build_dir}");
+    check_culprit(first, s);
+    const auto built_first = k.sum(k.built);
+    CHECK(built_first == first.spend.builds);
+    CHECK(k.sum(k.restored) == 0);
+    // A second search (its own journal) with the same recipe: every state is put back.
+    const auto same = search("st2", "build {build_dir}");
+    check_culprit(same, s);
+    CHECK(k.sum(k.built) == 0);
+    CHECK(k.sum(k.restored) == built_first);
+    CHECK(same.spend.builds == 0);
+    CHECK(same.spend.restored_builds == built_first);
+    // Another recipe: nothing kept counts for it.
+    const auto other = search("st3", "build -O3 {build_dir}");
+    check_culprit(other, s);
+    CHECK(k.sum(k.built) == built_first);
+    CHECK(k.sum(k.restored) == 0);
+}
+
+TEST_CASE("hourly in-process: the build store stays within --keep-builds, least recently used "
+          "out first, and refuses a damaged index",
+          "[usecase][hourly][builds]") {
+    Stage s;
+    Kept k;
+    auto o = s.options();
+    o.to_commit = true;
+    k.wire(s, o, "build {build_dir}", 2);
+    const auto r = s.run(o);
+    check_culprit(r, s);
+    const auto index = core::parse_build_index(s.w.files.read_text("builds/index.tsv"), "index");
+    REQUIRE(index.builds.size() == 2);
+    std::size_t entries = 0;
+    for (const auto& d : s.w.files.dirs)
+        entries += d.rfind("builds/", 0) == 0 ? 1 : 0;
+    CHECK(entries == 2); // the evicted builds' directories are gone
+    core::BuildIndex i;
+    i.touch("a");
+    i.touch("b");
+    i.touch("a");
+    i.touch("c");
+    CHECK(i.evict(2) == std::vector<std::string>{core::build_entry("b")});
+    CHECK(core::parse_build_index(core::format_build_index(i), "x").builds.size() == 2);
+    CHECK(core::build_entry(core::build_key("r1", {{"xla", "1"}})) !=
+          core::build_entry(core::build_key("r2", {{"xla", "1"}})));
+    s.w.files.files["builds/index.tsv"] += "0123456789abcdef\t1\tnot its key\n";
+    CHECK_THROWS_WITH(s.run(o), Catch::Contains("builds/index.tsv:4: field 3 (key): it does not "
+                                                "match its entry"));
+}
+
+TEST_CASE("hourly in-process: the commit stage puts back the hourly stage's builds instead of "
+          "rebuilding them",
+          "[usecase][hourly][builds]") {
+    // A noisy benchmark (1 %, a fixed pseudo-random sequence per window): the commit stage's
+    // undecided pairs need more runs of window states the hourly stage built.
+    struct Counts {
+        int commit_rebuilt = 0, commit_put_back = 0, rebuilt = 0, exact = 0;
+    };
+    auto windows = [](bool keep) {
+        Counts c;
+        for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+            Stage s;
+            s.drop = 0.05;
+            s.w.runners.run = [&s, seed](const ports::PointRequest& r, int repeat) {
+                const auto i = s.xla.index_of(r.commits.at("xla"));
+                std::uint64_t h = (seed * 1000003u + i * 7919u + static_cast<unsigned>(repeat)) *
+                                  0x9e3779b97f4a7c15ull;
+                const double u = static_cast<double>(h >> 11) / 9007199254740992.0; // [0, 1)
+                return fakes::Run::of((i >= s.culprit ? 100 * (1 - s.drop) : 100.0) *
+                                      (1 + 0.02 * (u - 0.5)));
+            };
+            Kept k;
+            auto o = s.options();
+            o.to_commit = true;
+            if (keep)
+                k.wire(s, o);
+            std::map<std::string, core::Stage> first; // each state's first build's stage
+            const auto script = s.w.runners.build;
+            s.w.runners.build = [&](const ports::PointRequest& r) {
+                const auto key = fakes::state_key(r.commits);
+                const bool restore =
+                    r.values.count("build_mode") && r.values.at("build_mode") == "restore";
+                if (!restore && !first.emplace(key, r.stage).second) {
+                    ++c.rebuilt;
+                    c.commit_rebuilt +=
+                        r.stage == core::Stage::commit && first.at(key) == core::Stage::hourly ? 1
+                                                                                               : 0;
+                }
+                if (restore && r.stage == core::Stage::commit &&
+                    first.at(key) == core::Stage::hourly)
+                    ++c.commit_put_back;
+                return script ? script(r) : ports::StepOutcome{true, "", ""};
+            };
+            const auto r = s.run(o);
+            c.exact += r.culprit && r.culprit->commit.sha == s.xla.sha(s.culprit) ? 1 : 0;
+        }
+        return c;
+    };
+    const auto before = windows(false); // as before: no kept builds
+    CHECK(before.commit_rebuilt > 0);
+    const auto after = windows(true);
+    CHECK(after.rebuilt == 0);
+    CHECK(after.commit_put_back > 0);
+    CHECK(after.exact >= before.exact);
 }

@@ -566,6 +566,7 @@ public:
         integer(v, path, "reused_values", r.spend.reused_values);
         integer(v, path, "avoided_runs", r.spend.avoided_runs);
         integer(v, path, "avoided_builds", r.spend.avoided_builds);
+        integer(v, path, "restored_builds", r.spend.restored_builds);
         boolean(v, path, "budget_exhausted", r.budget_exhausted);
         if (const std::string c = str(v, path, "conclusion"); !c.empty()) {
             const auto parsed = core::parse_hourly_conclusion(c);
@@ -644,6 +645,7 @@ public:
         integer(v, path, "reused_values", inv.spend.reused_values);
         integer(v, path, "avoided_runs", inv.spend.avoided_runs);
         integer(v, path, "avoided_builds", inv.spend.avoided_builds);
+        integer(v, path, "restored_builds", inv.spend.restored_builds);
         num(v, path, "elapsed_s", inv.spend.seconds);
         if (m_legacy) { // older results counted per stage only
             if (!has(v, "runs"))

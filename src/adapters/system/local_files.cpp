@@ -93,6 +93,13 @@ void LocalFiles::make_dirs(const std::string& path) {
         throw_infra("cannot create directory '" + path + "': " + ec.message());
 }
 
+void LocalFiles::remove_tree(const std::string& path) {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    if (ec)
+        throw_infra("cannot remove '" + path + "': " + ec.message());
+}
+
 void LocalFiles::point_link(const std::string& link, const std::string& target) {
     std::random_device rd;
     const std::string tmp =

@@ -20,6 +20,8 @@ public:
     bool exists(const std::string& path) override;
     /// mkdir -p.
     void make_dirs(const std::string& path) override;
+    /// rm -rf.
+    void remove_tree(const std::string& path) override;
     /// symlink to a temp name, then rename over `link`.
     void point_link(const std::string& link, const std::string& target) override;
     /// expand_result_files (adapters/system/result_files.hpp).

@@ -103,6 +103,15 @@ void MemoryFiles::make_dirs(const std::string& path) {
         dirs.insert(p);
 }
 
+void MemoryFiles::remove_tree(const std::string& path) {
+    const auto below = [&](const std::string& p) {
+        return p == path || p.rfind(path + "/", 0) == 0;
+    };
+    std::erase_if(files, [&](const auto& kv) { return below(kv.first); });
+    std::erase_if(dirs, [&](const std::string& d) { return below(d); });
+    std::erase_if(links, [&](const auto& kv) { return below(kv.first); });
+}
+
 void MemoryFiles::point_link(const std::string& link, const std::string& target) {
     links[link] = target;
 }

@@ -28,6 +28,8 @@ public:
     bool exists(const std::string& path) override;
     /// Remember `path` and its parents as directories.
     void make_dirs(const std::string& path) override;
+    /// Forget `path` and everything below it (files, directories, links).
+    void remove_tree(const std::string& path) override;
     /// links[link] = target.
     void point_link(const std::string& link, const std::string& target) override;
     /// `path` when it is a file, else every *.json / *.jsonl file below it, sorted.

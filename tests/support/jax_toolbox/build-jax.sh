@@ -12,7 +12,8 @@
 # getopt's complaint or an unknown option exits 1, -h/--help prints the usage and exits 1.
 # Defaults /opt/jax, /opt/xla, /opt/jaxlibs, --sm all, install on. It "builds" the trees it is
 # pointed at (compile.sh: nothing is compiled), points build/requirements.in at the local jaxlib
-# (a tracked file changes), installs the result (the benchmark reads it) and, with --clean (at the
+# (a tracked file changes), installs the result editable like the real `pip install -e` (the
+# benchmark reads what BUILD_PATH_JAXLIB holds at run time) and, with --clean (at the
 # end) or --clean-only, runs clean(): `bazel clean --expunge` and `rm -rf $HOME/.cache/bazel`,
 # which fails when that directory is a mount point (set -e: exit 1). What -r changes in the real
 # build is not emulated: the stand-in builds the same way with it.
@@ -95,8 +96,8 @@ fi
 standin_compile "$SRC_PATH_JAX" "$SRC_PATH_XLA" "$BAZEL_CACHE" "$BUILD_PATH_JAXLIB/jaxlib/BUILD-INFO"
 # Like the real script: point JAX's requirements at the local jaxlib (a tracked file changes).
 sed -i "s|^jaxlib.*$|jaxlib @ file://$BUILD_PATH_JAXLIB/jaxlib|" "$SRC_PATH_JAX/build/requirements.in"
-if [[ "${INSTALL}" == "1" ]]; then
-    standin_install "$BUILD_PATH_JAXLIB/jaxlib/BUILD-INFO"
+if [[ "${INSTALL}" == "1" ]]; then # pip install -e $BUILD_PATH_JAXLIB/jaxlib ... -e $SRC_PATH_JAX
+    standin_install_editable "$BUILD_PATH_JAXLIB/jaxlib/BUILD-INFO"
 fi
 if [[ "$CLEAN" == "1" ]]; then
     clean

@@ -57,7 +57,14 @@ standin_compile() {
     echo "$tree speed=$speed toolchain=$tc" > "$out"
 }
 
-# standin_install BUILD_INFO_FILE: what `pip install` makes importable.
+# standin_install BUILD_INFO_FILE: what `pip install` of a wheel makes importable (a copy).
 standin_install() {
-    mkdir -p "$site" && cp "$1" "$site/jaxlib.info"
+    mkdir -p "$site" && rm -f "$site/jaxlib.info" && cp "$1" "$site/jaxlib.info"
+}
+
+# standin_install_editable BUILD_INFO_FILE: what `pip install -e` of the package directory makes
+# importable (today's build-jax.sh): the directory itself, so whatever it holds later is what the
+# benchmark imports.
+standin_install_editable() {
+    mkdir -p "$site" && ln -sfn "$1" "$site/jaxlib.info"
 }

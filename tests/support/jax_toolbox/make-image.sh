@@ -95,13 +95,16 @@ done
     HOME=$root/root
     info=$(mktemp)
     standin_compile "$root/opt/jax$suffix" "$root/opt/xla$suffix" "" "$info" >/dev/null
-    standin_install "$info"
     if [ "$gen" = nightly ]; then
+        standin_install "$info" # 2023: pip install of the wheels (copies)
         mkdir -p "$root/opt/jax-source/dist"
         cp "$info" "$root/opt/jax-source/dist/jaxlib-0.4.14.dev0+nightly-cp310-cp310-manylinux2014_x86_64.whl"
         cp "$info" "$root/opt/jax-source/dist/jax-0.4.14.dev0+nightly-py3-none-any.whl"
     else
+        # Today's images: build-jax.sh's `pip install -e /opt/jaxlibs/jaxlib ...` (editable: the
+        # link resolves inside the container).
         mkdir -p "$root/opt/jaxlibs/jaxlib" && cp "$info" "$root/opt/jaxlibs/jaxlib/BUILD-INFO"
+        mkdir -p "$site" && ln -sfn /opt/jaxlibs/jaxlib/BUILD-INFO "$site/jaxlib.info"
     fi
     rm -f "$info"
 )
