@@ -153,9 +153,11 @@ public:
     bool Double(double) { return scalar(false); }
     bool RawNumber(const char*, SizeType, bool) { return scalar(false); }
     bool String(const char* s, SizeType n, bool) {
+        if (m_depth == 0)
+            return false; // not an object
         const int i = named();
         if (i < 0)
-            return true;
+            return scalar(false);
         auto& slot = m_out[static_cast<std::size_t>(i)];
         if (slot)
             return false; // twice: which one counts is the full parse's business
