@@ -6,9 +6,7 @@
 #include "core/detect.hpp"
 
 #include "adapters/json/benchmark_action_json.hpp"
-#include "adapters/json/record_format.hpp"
 #include "app/detect.hpp"
-#include "app/import.hpp"
 #include "core/changepoint.hpp"
 #include "core/import_formats.hpp"
 #include "core/stats.hpp"
@@ -585,12 +583,7 @@ void speed() {
 void many_series() {
     const std::string path = std::string(PERFSWEEP_SOURCE_DIR) + "/bench/data/noir.data.js";
     fakes::World w;
-    w.files.files["noir.data.js"] = read_file(path);
-    app::ImportRequest imp;
-    imp.inputs = {"noir.data.js"};
-    imp.history = "history.jsonl";
-    imp.read_json = adapters::read_json_import;
-    app::run_import(imp, w.adapters);
+    fakes::import_file(w, "noir.data.js", read_file(path), "history.jsonl");
     app::DetectRequest all;
     all.history = "history.jsonl";
     const int reps = 20;

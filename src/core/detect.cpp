@@ -49,9 +49,7 @@ std::vector<Point> pool_by_label(const std::vector<Measurement>& series) {
 
 /// Chronological key of a label that is a date or an ISO 8601 time.
 std::optional<double> time_key(const std::string& label) {
-    if (auto d = util::parse_date(label))
-        return static_cast<double>(util::days_from_civil(*d)) * 86400.0;
-    if (auto t = util::parse_iso8601(label))
+    if (auto t = util::parse_date_or_time(label))
         return static_cast<double>(*t);
     return std::nullopt;
 }
@@ -603,6 +601,32 @@ void flag_latest_outlier(const PointStats& ps, const Kept& k, const DetectOption
     }
 }
 
+/// A result that names the series (benchmark, metric, unit and direction of its first
+/// measurement) and carries the threshold, before any point is judged.
+DetectResult named_result(const std::vector<Measurement>& series, const DetectOptions& options) {
+    DetectResult r;
+    r.threshold = options.threshold;
+    if (!series.empty()) {
+        r.benchmark = series.front().benchmark;
+        r.metric = series.front().metric;
+        r.unit = series.front().unit;
+        r.direction = series.front().direction;
+    }
+    return r;
+}
+
+/// Records `n` usable points in `r`; with fewer than `options.min_points` the verdict is
+/// inconclusive, saying so, and the answer is true (nothing more can be judged).
+bool too_few_points(std::size_t n, const DetectOptions& options, DetectResult& r) {
+    r.points = n;
+    if (n >= options.min_points)
+        return false;
+    r.verdict = Verdict::inconclusive;
+    r.reason = "only " + std::to_string(n) + " usable point" + (n == 1 ? "" : "s") + "; at least " +
+               std::to_string(options.min_points) + " are needed";
+    return true;
+}
+
 } // namespace
 
 std::vector<SeriesPoint> ordered_points(const std::vector<Measurement>& series, PointOrder* order) {
@@ -618,25 +642,13 @@ std::vector<SeriesPoint> ordered_points(const std::vector<Measurement>& series, 
 }
 
 DetectResult detect(const std::vector<Measurement>& series, const DetectOptions& options) {
-    DetectResult r;
-    r.threshold = options.threshold;
-    if (!series.empty()) {
-        r.benchmark = series.front().benchmark;
-        r.metric = series.front().metric;
-        r.unit = series.front().unit;
-        r.direction = series.front().direction;
-    }
+    DetectResult r = named_result(series, options);
     std::vector<Point> points = pool_by_label(series);
     r.order = order_points(points, &r.order_note);
     PointStats ps = summarize_points(points, r);
     const std::size_t n = ps.y.size();
-    r.points = n;
-    if (n < options.min_points) {
-        r.verdict = Verdict::inconclusive;
-        r.reason = "only " + std::to_string(n) + " usable point" + (n == 1 ? "" : "s") +
-                   "; at least " + std::to_string(options.min_points) + " are needed";
+    if (too_few_points(n, options, r))
         return r;
-    }
     const Noise nm = estimate_noise(ps, options);
     const Kept kept = drop_outliers(ps, nm, options, r);
     std::vector<double> sigma = nm.point_scales(kept.zf); // outliers no longer inflate the scale
@@ -662,14 +674,8 @@ bool is_exit_code_series(const std::vector<Measurement>& series) {
 }
 
 DetectResult detect_failures(const std::vector<Measurement>& series, const DetectOptions& options) {
-    DetectResult r;
-    r.threshold = options.threshold;
+    DetectResult r = named_result(series, options);
     r.failure_rates = true;
-    if (!series.empty()) {
-        r.benchmark = series.front().benchmark;
-        r.metric = series.front().metric;
-        r.unit = series.front().unit;
-    }
     r.direction = Direction::lower_is_better; // more failures is worse
     std::vector<Point> points = pool_by_label(series);
     r.order = order_points(points, &r.order_note);
@@ -684,13 +690,8 @@ DetectResult detect_failures(const std::vector<Measurement>& series, const Detec
         counts.push_back(count_pass_fail(p.values));
     }
     const std::size_t n = counts.size();
-    r.points = n;
-    if (n < options.min_points) {
-        r.verdict = Verdict::inconclusive;
-        r.reason = "only " + std::to_string(n) + " usable point" + (n == 1 ? "" : "s") +
-                   "; at least " + std::to_string(options.min_points) + " are needed";
+    if (too_few_points(n, options, r))
         return r;
-    }
     auto pool = [&](std::size_t from, std::size_t to) { // points [from, to)
         PassFail pf;
         for (std::size_t i = from; i < to; ++i) {

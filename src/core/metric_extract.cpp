@@ -13,6 +13,7 @@ namespace perfsweep::core {
 namespace {
 constexpr std::size_t k_max_searched = 1024; ///< characters of a line segment the regex sees
 constexpr std::size_t k_max_values = 10000;  ///< values of one run kept (and stored)
+constexpr std::string_view k_regex_special = "\\^$.|?*+()[]{}"; ///< ECMAScript metacharacters
 
 /// Whether `regex` has a '|' outside every group and bracket expression (an alternation of the
 /// whole pattern).
@@ -76,21 +77,24 @@ std::string run_on_problem(const std::string& value, std::string_view rest) {
 }
 } // namespace
 
-std::string default_metric_regex(std::string_view metric) {
-    std::string escaped;
-    for (char c : metric) {
-        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos)
-            escaped += '\\';
-        escaped += c;
+std::string escape_regex(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (k_regex_special.find(c) != std::string_view::npos)
+            out += '\\';
+        out += c;
     }
-    return escaped +
+    return out;
+}
+
+std::string default_metric_regex(std::string_view metric) {
+    return escape_regex(metric) +
            R"(:\s*([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+]?(?:nan|NaN|inf|Inf|INF|NAN)\b|\S*))";
 }
 
 std::string required_literal(std::string_view regex) {
     if (top_level_alternation(regex))
         return {}; // either side may match: no single text is required
-    static constexpr std::string_view special = "\\^$.|?*+()[]{}";
     std::string lit;
     std::size_t i = 0;
     while (i < regex.size()) {
@@ -102,7 +106,7 @@ std::string required_literal(std::string_view regex) {
                 break;
             lit += regex[i + 1];
             i += 2;
-        } else if (special.find(c) == std::string_view::npos &&
+        } else if (k_regex_special.find(c) == std::string_view::npos &&
                    static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) {
             lit += c;
             ++i;

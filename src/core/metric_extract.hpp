@@ -17,6 +17,10 @@ struct Extraction {
 /// The default regex for `metric`: "<METRIC>:\s*<number>" with the metric name escaped.
 std::string default_metric_regex(std::string_view metric);
 
+/// `text` with each regex metacharacter (\ ^ $ . | ? * + ( ) [ ] { }) escaped: an ECMAScript regex
+/// that matches `text` literally.
+std::string escape_regex(std::string_view text);
+
 /// The literal text every match of `regex` must contain, found conservatively from its start
 /// (e.g. "MLUPS:" for the default regex of MLUPS); "" when none can be proven (an alternation, a
 /// leading class or group). Lines without it cannot match and are skipped unread.

@@ -13,21 +13,12 @@ constexpr std::string_view k_name_group = "(?<name>";
 constexpr std::size_t k_set_line_keep = 64 * 1024; ///< bytes of one line kept for the name search
 constexpr std::size_t k_set_searched = 1024;       ///< characters of a segment the name regex sees
 
-std::string escape_name_literal(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        if (std::string_view("\\^$.|?*+()[]{}/").find(c) != std::string_view::npos)
-            out += '\\';
-        out += c;
-    }
-    return out;
-}
-
-/// Position of the ')' closing the group that opens at `open`.
-std::size_t name_group_end(std::string_view regex, std::size_t open) {
-    int depth = 0;
+/// Visits each character of regex[from, to) that stands outside an escape and a character class
+/// as `visit(index, char)`; returns the first index where `visit` returns true, else npos.
+template <typename Visit>
+std::size_t scan_regex(std::string_view regex, std::size_t from, std::size_t to, Visit visit) {
     bool in_class = false;
-    for (std::size_t i = open; i < regex.size(); ++i) {
+    for (std::size_t i = from; i < to && i < regex.size(); ++i) {
         const char c = regex[i];
         if (c == '\\')
             ++i;
@@ -35,11 +26,22 @@ std::size_t name_group_end(std::string_view regex, std::size_t open) {
             in_class = c != ']';
         else if (c == '[')
             in_class = true;
-        else if (c == '(')
-            ++depth;
-        else if (c == ')' && --depth == 0)
+        else if (visit(i, c))
             return i;
     }
+    return std::string_view::npos;
+}
+
+/// Position of the ')' closing the group that opens at `open`.
+std::size_t name_group_end(std::string_view regex, std::size_t open) {
+    int depth = 0;
+    const std::size_t end = scan_regex(regex, open, regex.size(), [&](std::size_t, char c) {
+        if (c == '(')
+            ++depth;
+        return c == ')' && --depth == 0;
+    });
+    if (end != std::string_view::npos)
+        return end;
     throw_usage("--metric-regex '" + std::string(regex) +
                 "': the (?<name>...) group is not closed; expected e.g. "
                 "'(?<name>MLUPS_\\w+):\\s*([0-9.]+)'");
@@ -48,18 +50,11 @@ std::size_t name_group_end(std::string_view regex, std::size_t open) {
 /// Capturing groups that open before `pos` (ECMAScript: '(' not followed by '?').
 int capture_groups_before(std::string_view regex, std::size_t pos) {
     int n = 0;
-    bool in_class = false;
-    for (std::size_t i = 0; i < pos && i < regex.size(); ++i) {
-        const char c = regex[i];
-        if (c == '\\')
-            ++i;
-        else if (in_class)
-            in_class = c != ']';
-        else if (c == '[')
-            in_class = true;
-        else if (c == '(' && (i + 1 >= regex.size() || regex[i + 1] != '?'))
+    scan_regex(regex, 0, pos, [&](std::size_t i, char c) {
+        if (c == '(' && (i + 1 >= regex.size() || regex[i + 1] != '?'))
             ++n;
-    }
+        return false;
+    });
     return n;
 }
 
@@ -89,7 +84,7 @@ std::string regex_for_name(std::string_view regex, std::string_view name) {
     if (open == std::string_view::npos)
         return std::string(regex);
     const auto close = name_group_end(regex, open);
-    return std::string(regex.substr(0, open)) + "(?:" + escape_name_literal(name) + ")" +
+    return std::string(regex.substr(0, open)) + "(?:" + escape_regex(name) + ")" +
            std::string(regex.substr(close + 1));
 }
 

@@ -13,9 +13,7 @@ namespace {
 
 /// UTC seconds of a label that is a date (its midnight) or an ISO 8601 time.
 std::optional<double> view_label_time(const std::string& label) {
-    if (auto d = util::parse_date(label))
-        return static_cast<double>(util::days_from_civil(*d)) * 86400.0;
-    if (auto t = util::parse_iso8601(label))
+    if (auto t = util::parse_date_or_time(label))
         return static_cast<double>(*t);
     return std::nullopt;
 }

@@ -35,6 +35,15 @@ void measure_request(const SweepScenario& s, SweepPlan& plan, const SweepRequest
     plan.observe(rq.index, Status::ok, v, {}, {}, rq.repeats);
 }
 
+// A plan over the scenario's days ("day0", "day1", ...) in the scenario's direction.
+SweepPlan scenario_plan(const SweepScenario& s, SweepOptions options) {
+    std::vector<std::string> labels;
+    for (int d = 0; d < s.days; ++d)
+        labels.push_back("day" + std::to_string(d));
+    options.direction = s.direction;
+    return SweepPlan(labels, options);
+}
+
 } // namespace
 
 SweepScenario seed_replay_scenario() {
@@ -98,12 +107,7 @@ SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, 
 
 SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, std::uint64_t seed,
                            const SimulatedHistory& history, SimulationTrace* trace) {
-    std::vector<std::string> labels;
-    for (int d = 0; d < s.days; ++d)
-        labels.push_back("day" + std::to_string(d));
-    SweepOptions o = options;
-    o.direction = s.direction;
-    SweepPlan plan(labels, o);
+    SweepPlan plan = scenario_plan(s, options);
     std::vector<std::vector<double>> context;
     for (int d = -history.nights_before; d < 0; ++d)
         context.push_back({scenario_value(s, d, seed, 0)});
@@ -115,7 +119,7 @@ SweepResult simulate_sweep(const SweepScenario& s, const SweepOptions& options, 
     SimulationTrace local;
     SimulationTrace& t = trace ? *trace : local;
     auto focus_check = [&] {
-        if (o.focus && t.runs_to_focus < 0 && plan.focus_boundary()) {
+        if (options.focus && t.runs_to_focus < 0 && plan.focus_boundary()) {
             t.runs_to_focus = plan.result().runs;
             t.wall_to_focus = t.wall;
         }
@@ -144,12 +148,7 @@ double scenario_run_seconds(const SweepScenario& s, int day) {
 
 SweepResult simulate_timed_sweep(const SweepScenario& s, const SweepOptions& options,
                                  std::uint64_t seed, bool stream, double* seconds) {
-    std::vector<std::string> labels;
-    for (int d = 0; d < s.days; ++d)
-        labels.push_back("day" + std::to_string(d));
-    SweepOptions o = options;
-    o.direction = s.direction;
-    SweepPlan plan(labels, o);
+    SweepPlan plan = scenario_plan(s, options);
     double now = 0;
     auto length = [&](const SweepRequest& rq) {
         return scenario_run_seconds(s, static_cast<int>(rq.index)) * rq.repeats;
@@ -166,7 +165,7 @@ SweepResult simulate_timed_sweep(const SweepScenario& s, const SweepOptions& opt
     } else {
         std::vector<std::pair<double, SweepRequest>> busy; // (ends, request)
         for (;;) {
-            while (busy.size() < static_cast<std::size_t>(o.workers)) {
+            while (busy.size() < static_cast<std::size_t>(options.workers)) {
                 ProposalHints h;
                 for (const auto& b : busy)
                     h.in_flight.push_back(b.second);

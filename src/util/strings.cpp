@@ -181,12 +181,17 @@ std::string sanitize_utf8(std::string_view s) {
     return out;
 }
 
-std::string short_hash(std::string_view text) {
-    std::uint64_t h = 14695981039346656037ull;
-    for (unsigned char c : text) {
+std::uint64_t fnv1a64(std::string_view data, std::uint64_t basis) {
+    std::uint64_t h = basis;
+    for (unsigned char c : data) {
         h ^= c;
         h *= 1099511628211ull;
     }
+    return h;
+}
+
+std::string short_hash(std::string_view text) {
+    const std::uint64_t h = fnv1a64(text);
     static const char* const k_hex = "0123456789abcdef";
     std::string out(12, '0');
     for (std::size_t i = 0; i < out.size(); ++i)

@@ -1,6 +1,7 @@
 #pragma once
 // Small string helpers with no project knowledge.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,11 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view s);
 std::string sanitize_utf8(std::string_view s);
 /// Remove ANSI terminal escape sequences (colours, cursor moves) from `s`.
 std::string strip_ansi(std::string_view s);
+
+/// FNV-1a's 64-bit offset basis.
+inline constexpr std::uint64_t k_fnv1a64_basis = 14695981039346656037ull;
+/// The 64-bit FNV-1a hash of `data`, started from `basis` (not a security measure).
+std::uint64_t fnv1a64(std::string_view data, std::uint64_t basis = k_fnv1a64_basis);
 
 /// A short, stable digest of `text`: 12 lowercase hex digits of its 64-bit FNV-1a hash (names a
 /// directory after what it holds; not a security measure).

@@ -138,6 +138,12 @@ std::optional<UnixSeconds> parse_iso8601(std::string_view s, std::string* why) {
     return days_from_civil(*date) * 86400 + hh * 3600 + mm * 60 + ss - offset;
 }
 
+std::optional<UnixSeconds> parse_date_or_time(std::string_view s) {
+    if (auto d = parse_date(s))
+        return days_from_civil(*d) * 86400;
+    return parse_iso8601(s);
+}
+
 std::string format_iso8601(UnixSeconds t) {
     std::int64_t days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
     std::int64_t rem = t - days * 86400;

@@ -54,6 +54,9 @@ constexpr Time time_at(UnixSeconds t) {
 std::optional<UnixSeconds> parse_iso8601(std::string_view s, std::string* why = nullptr);
 /// Format `t` as "YYYY-MM-DDTHH:MM:SSZ".
 std::string format_iso8601(UnixSeconds t);
+/// UTC seconds of `s` when it is a date (its midnight) or an ISO 8601 time with a zone; else
+/// nullopt (how labels that are dates or times are put on a time axis).
+std::optional<UnixSeconds> parse_date_or_time(std::string_view s);
 /// Parse a duration such as "90s", "30m", "1h", "2h30m", "1d" into seconds; nullopt if malformed or
 /// <= 0.
 std::optional<std::int64_t> parse_duration(std::string_view s);

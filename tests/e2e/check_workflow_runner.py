@@ -10,14 +10,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import workflow_runner as wr  # noqa: E402
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL", what)
+from e2e_support import check, verdict  # noqa: E402
 
 
 def raises(fn):
@@ -157,5 +150,4 @@ jobs:
     _, steps = mapped.run(remote, "j")
     check(steps["a"]["outputs"].get("greeting") == "hello remote", "OWNER/NAME@REF mapped to a directory")
 
-print("check_workflow_runner:", "failed" if failures else "ok", f"({len(failures)} failures)")
-sys.exit(1 if failures else 0)
+sys.exit(verdict("check_workflow_runner"))

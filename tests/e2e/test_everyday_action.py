@@ -32,17 +32,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import workflow_runner as wr  # noqa: E402
-from test_nightly_quickstart import FakeGitHub  # noqa: E402
-
-SKIP = 77
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL", what, flush=True)
-    return cond
+from e2e_support import SKIP, FakeGitHub, check, clean_up, root_and_binary, verdict  # noqa: E402
 
 
 def git(cwd, *args):
@@ -60,7 +50,9 @@ awk -v r="$r" -v level="$(cat "$(dirname "$0")/level")" 'BEGIN { printf "MLUPS: 
 
 
 def seeded_cache(root, perfsweep, cache_store):
-    """The actions/cache stand-in holding this build's binary under the key the action computes."""
+    """The actions/cache stand-in (the folder `cache_store`, created here) holding this build's
+    binary under the key the action computes; returns `cache_store`."""
+    os.makedirs(cache_store)
     out = os.path.join(cache_store, "key-output")
     subprocess.run(["bash", os.path.join(root, "action/cache-key.sh")], check=True, capture_output=True,
                    env={**os.environ, "PERFSWEEP_ACTION_PATH": root, "GITHUB_OUTPUT": out})
@@ -69,6 +61,15 @@ def seeded_cache(root, perfsweep, cache_store):
     entry = os.path.join(cache_store, re.sub(r"[^A-Za-z0-9._-]", "_", key))
     os.makedirs(entry, exist_ok=True)
     shutil.copy2(perfsweep, os.path.join(entry, "perfsweep"))
+    return cache_store
+
+
+def runner_dirs(t, name):
+    """(GITHUB_WORKSPACE, RUNNER_TEMP) of the job `name` under `t`: the temp folder is created, the
+    workspace is not (the job's checkout makes it)."""
+    temp = os.path.join(t, name, "temp")
+    os.makedirs(temp)
+    return os.path.join(t, name, "ws"), temp
 
 
 def pr_example(root, perfsweep, t):
@@ -88,16 +89,13 @@ def pr_example(root, perfsweep, t):
     git(repo, "commit", "-qm", "base")
     base_sha = git(repo, "rev-parse", "HEAD")
     gh = FakeGitHub(root)
-    cache_store = os.path.join(t, "actions-cache")
-    os.makedirs(cache_store)
-    seeded_cache(root, perfsweep, cache_store)
+    cache_store = seeded_cache(root, perfsweep, os.path.join(t, "actions-cache"))
     try:
         def push(level, n):
             with open(os.path.join(repo, "examples/jax/level"), "w") as fh:
                 fh.write(f"{level}\n")
             git(repo, "commit", "-qam", f"PR change {n}")
-            ws, temp = os.path.join(t, f"pr-{n}", "ws"), os.path.join(t, f"pr-{n}", "temp")
-            os.makedirs(temp)
+            ws, temp = runner_dirs(t, f"pr-{n}")
             event_path = os.path.join(t, f"event-{n}.json")
             event = {"number": 7, "pull_request": {"number": 7, "base": {"sha": base_sha},
                                                   "head": {"repo": {"full_name": "acme/lbm"}}}}
@@ -258,17 +256,14 @@ def release_binary(root, perfsweep, t):
             f"acme/perfsweep/v9.2.0/{name}": data + b"tampered",
             f"acme/perfsweep/v9.2.0/{name}.sha256": f"{hashlib.sha256(data).hexdigest()}  {name}\n".encode()}
     srv = ReleaseServer(good)
-    cache_store = os.path.join(t, "release-cache")
-    os.makedirs(cache_store)
-    seeded_cache(root, perfsweep, cache_store)
+    cache_store = seeded_cache(root, perfsweep, os.path.join(t, "release-cache"))
     try:
         def job(tag, n):
             ref = f"acme/perfsweep@{tag}"
             workflow = {"name": "w", "on": {"push": {}}, "permissions": {}, "jobs": {"j": {
                 "runs-on": "x", "steps": [{"id": "ps", "uses": ref, "with": {"mode": "setup"}}]}}}
-            ws, temp = os.path.join(t, f"rel-{n}", "ws"), os.path.join(t, f"rel-{n}", "temp")
+            ws, temp = runner_dirs(t, f"rel-{n}")
             os.makedirs(ws)
-            os.makedirs(temp)
             env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": t, "GITHUB_ACTIONS": "true",
                    "GITHUB_SERVER_URL": f"http://127.0.0.1:{srv.port}", "RUNNER_TEMP": temp}
             log = []
@@ -297,9 +292,7 @@ def release_binary(root, perfsweep, t):
 
 
 def main(argv):
-    root = os.path.abspath(argv[argv.index("--root") + 1]) if "--root" in argv else \
-        os.path.dirname(os.path.dirname(HERE))
-    perfsweep = os.path.abspath(argv[argv.index("--perfsweep") + 1])
+    root, perfsweep = root_and_binary(argv)
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     if not shutil.which("node") and only in ("", "pr"):
         print("SKIPPED: node is not installed (the loopback GitHub)")
@@ -312,12 +305,8 @@ def main(argv):
                 part(root, perfsweep, t)
                 print(f"{name}: {time.time() - started:.1f} s", flush=True)
     finally:
-        if not failures:
-            shutil.rmtree(t, ignore_errors=True)
-        else:
-            print("kept", t)
-    print("test_everyday_action:", "failed" if failures else "ok", f"({len(failures)} failures)")
-    return 1 if failures else 0
+        clean_up(t)
+    return verdict("test_everyday_action")
 
 
 if __name__ == "__main__":

@@ -30,21 +30,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import workflow_runner as wr  # noqa: E402
-
-SKIP = 77
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL", what, flush=True)
-    return cond
+from e2e_support import SKIP, FakeGitHub, check, clean_up, root_and_binary, verdict  # noqa: E402
 
 
 def skip(why):
@@ -75,30 +65,6 @@ def the_action_ref(workflow):
     return refs.pop()
 
 
-class FakeGitHub:
-    def __init__(self, root):
-        self.p = subprocess.Popen(["node", os.path.join(root, "tests/support/fake_github/server.js")],
-                                  stdout=subprocess.PIPE, text=True)
-        line = self.p.stdout.readline()
-        if not line.startswith("PORT "):
-            raise SystemExit(f"fake GitHub did not start: {line!r}")
-        self.url = f"http://127.0.0.1:{int(line.split()[1])}"
-
-    def control(self, what):
-        with urllib.request.urlopen(self.url + "/_control/" + what) as r:
-            return json.loads(r.read())
-
-    def issues(self, repo):
-        return [i for i in self.control("state")["issues"].values() if i["repo"] == repo]
-
-    def writes(self):
-        return [r for r in self.control("requests") if r["method"] in ("POST", "PATCH", "PUT", "DELETE")]
-
-    def stop(self):
-        self.p.terminate()
-        self.p.wait()
-
-
 def epoch(date, hhmm="07:30"):
     d = datetime.datetime.strptime(date + " " + hhmm, "%Y-%m-%d %H:%M").replace(tzinfo=datetime.timezone.utc)
     return int(d.timestamp())
@@ -118,9 +84,7 @@ def add_nightly(docker_state, template, from_date, date):
 
 
 def main(argv):
-    root = os.path.abspath(argv[argv.index("--root") + 1]) if "--root" in argv else \
-        os.path.dirname(os.path.dirname(HERE))
-    perfsweep = os.path.abspath(argv[argv.index("--perfsweep") + 1])
+    root, perfsweep = root_and_binary(argv)
     world_script = os.path.join(root, "tests/support/jax_toolbox/make-world.sh")
     if not os.path.exists(world_script):
         skip("the stand-in JAX-Toolbox world (tests/support/jax_toolbox) is not in this tree")
@@ -281,12 +245,8 @@ def main(argv):
     finally:
         if gh:
             gh.stop()
-        if not failures:
-            shutil.rmtree(t, ignore_errors=True)
-        else:
-            print("kept", t)
-    print("test_nightly_quickstart:", "failed" if failures else "ok", f"({len(failures)} failures)")
-    return 1 if failures else 0
+        clean_up(t)
+    return verdict("test_nightly_quickstart")
 
 
 if __name__ == "__main__":

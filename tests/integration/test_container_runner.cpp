@@ -1,5 +1,6 @@
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
+#include "support/child_exec.hpp"
 #include "support/env_guard.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
@@ -231,9 +232,7 @@ TEST_CASE("Ctrl-C stops the benchmark and removes the kept container", "[runner]
     pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
+        test::discard_output();
         ::execl(PERFSWEEP_EXE, PERFSWEEP_EXE, "run", "--runtime", "docker", "--keep-container",
                 "--image", "ghcr.io/nvidia/jax:nightly-{date}", "--date", "2023-08-24", "--test",
                 test_cmd.c_str(), "--logs", logs.c_str(), static_cast<char*>(nullptr));

@@ -1,4 +1,5 @@
 #include "adapters/history/git_branch_store.hpp"
+#include "support/git_history.hpp"
 #include "support/temp_dir.hpp"
 #include "util/error.hpp"
 
@@ -186,14 +187,9 @@ TEST_CASE("the fetch/commit/push path (private bare cache) keeps every writer's 
     // libgit2's transport); a file:// URL lets the test drive it without a server.
     TempDir dir;
     const std::string bare = make_bare(dir);
-    adapters::GitHistorySpec spec;
-    spec.branch = "perfsweep-data";
-    spec.remote_url = "file://" + bare;
-    adapters::GitStoreOptions a_opt, b_opt;
-    a_opt.cache_dir = dir.file("cache-a");
-    b_opt.cache_dir = dir.file("cache-b");
-    a_opt.token = b_opt.token = "tok-secret";
-    adapters::GitBranchStore a(spec, a_opt), b(spec, b_opt);
+    const std::string url = "file://" + bare;
+    auto a = test::remote_history(url, "perfsweep-data", dir.file("cache-a"), "tok-secret");
+    auto b = test::remote_history(url, "perfsweep-data", dir.file("cache-b"), "tok-secret");
     CHECK(a.load().records.empty()); // the branch does not exist yet
     for (int i = 0; i < 5; ++i) {
         a.append({rec("A", i)});

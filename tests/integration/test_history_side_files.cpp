@@ -3,6 +3,7 @@
 // history itself, with the same path rules for both stores.
 #include "adapters/history/git_branch_store.hpp"
 #include "adapters/history/jsonl_store.hpp"
+#include "support/git_history.hpp"
 #include "support/temp_dir.hpp"
 #include "util/error.hpp"
 
@@ -108,13 +109,8 @@ TEST_CASE("files beside a pushed history go through the remote like an append",
     test::TempDir dir;
     const std::string bare = dir.file("data.git");
     REQUIRE(test::run_command({"git", "init", "-q", "--bare", bare}).exit_code == 0);
-    adapters::GitHistorySpec spec;
-    spec.branch = "gh-pages";
-    spec.remote_url = "file://" + bare;
-    adapters::GitStoreOptions a_opt, b_opt;
-    a_opt.cache_dir = dir.file("cache-a");
-    b_opt.cache_dir = dir.file("cache-b");
-    adapters::GitBranchStore a(spec, a_opt), b(spec, b_opt);
+    auto a = test::remote_history("file://" + bare, "gh-pages", dir.file("cache-a"));
+    auto b = test::remote_history("file://" + bare, "gh-pages", dir.file("cache-b"));
     a.write_beside({{"index.html", "one"}});    // creates the branch
     b.write_beside({{"series/x.html", "two"}}); // on a's commit, fetched first
     a.write_beside({{"index.html", "three"}});

@@ -3,6 +3,7 @@
 #include "adapters/json/measurement_json.hpp"
 #include "support/temp_dir.hpp"
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 #include <catch2/catch.hpp>
 #include <rapidjson/document.h>
@@ -30,6 +31,13 @@ core::Measurement point(const std::string& label, double v) {
     m.values = {v};
     return m;
 }
+
+/// A JSON Lines history "h.jsonl" in a fresh folder, for the test cases that start from one.
+struct HistoryFile {
+    test::TempDir dir;
+    const std::string path = dir.file("h.jsonl");
+    adapters::JsonlHistoryStore store{path};
+};
 } // namespace
 
 TEST_CASE("JSON Lines store: append and load round trip", "[adapters][history]") {
@@ -45,10 +53,8 @@ TEST_CASE("JSON Lines store: append and load round trip", "[adapters][history]")
     CHECK(test::read_file(dir.file("sub/h.jsonl")).back() == '\n');
 }
 
-TEST_CASE("a torn last line is a warning and appends stay parseable", "[adapters][history]") {
-    test::TempDir dir;
-    const auto path = dir.file("h.jsonl");
-    adapters::JsonlHistoryStore store(path);
+TEST_CASE_METHOD(HistoryFile, "a torn last line is a warning and appends stay parseable",
+                 "[adapters][history]") {
     store.append({point("a", 1), point("b", 2)});
     std::string text = test::read_file(path);
     const std::string third = test::read_file(path).substr(0, text.find('\n'));
@@ -78,10 +84,8 @@ TEST_CASE("a torn last line is a warning and appends stay parseable", "[adapters
     CHECK_THAT(after.warnings[0], Catch::Contains(path + ":3"));
 }
 
-TEST_CASE("a malformed line in the middle is an error naming file:line", "[adapters][history]") {
-    test::TempDir dir;
-    const auto path = dir.file("h.jsonl");
-    adapters::JsonlHistoryStore store(path);
+TEST_CASE_METHOD(HistoryFile, "a malformed line in the middle is an error naming file:line",
+                 "[adapters][history]") {
     store.append({point("a", 1)});
     const std::string good = test::read_file(path);
     test::write_file(path, good + "{\"metric\": 12, \"label\": \"x\"}\n" + good);
@@ -123,10 +127,8 @@ TEST_CASE("two processes appending at once never interleave", "[adapters][histor
     CHECK(next["B"] == 51);
 }
 
-TEST_CASE("an append waits for the writer holding the lock", "[adapters][history]") {
-    test::TempDir dir;
-    const auto path = dir.file("h.jsonl");
-    adapters::JsonlHistoryStore store(path);
+TEST_CASE_METHOD(HistoryFile, "an append waits for the writer holding the lock",
+                 "[adapters][history]") {
     store.append({point("a", 1)});
     const std::string before = test::read_file(path);
     const int fd = ::open(path.c_str(), O_RDONLY);
@@ -148,13 +150,11 @@ TEST_CASE("an append waits for the writer holding the lock", "[adapters][history
     CHECK(load.records[1].label == "b");
 }
 
-TEST_CASE("an append cut short is invisible to readers and removed by the next append",
-          "[adapters][history]") {
+TEST_CASE_METHOD(HistoryFile,
+                 "an append cut short is invisible to readers and removed by the next append",
+                 "[adapters][history]") {
     // What a SIGKILL or a power loss in the middle of an append leaves: the marker with the size
     // before it, and part of the batch at the end of the file.
-    test::TempDir dir;
-    const auto path = dir.file("h.jsonl");
-    adapters::JsonlHistoryStore store(path);
     store.append({point("a", 1), point("b", 2)});
     const std::string committed = test::read_file(path);
     test::write_file(path + ".perfsweep-pending",
@@ -175,21 +175,16 @@ TEST_CASE("an append cut short is invisible to readers and removed by the next a
     CHECK(store.load().records.size() == 3);
 }
 
-TEST_CASE("a batch that reached the disk whole counts even if its marker is still there",
-          "[adapters][history]") {
+TEST_CASE_METHOD(HistoryFile,
+                 "a batch that reached the disk whole counts even if its marker is still there",
+                 "[adapters][history]") {
     // A crash after the fsync and before the marker was removed: the checksum says it is whole.
-    test::TempDir dir;
-    const auto path = dir.file("h.jsonl");
-    adapters::JsonlHistoryStore store(path);
     store.append({point("a", 1)});
     const std::string before = test::read_file(path);
     store.append({point("b", 2)});
     const std::string batch = test::read_file(path).substr(before.size());
-    std::uint64_t h = 1469598103934665603ULL; // FNV-1a, as the store computes it
-    for (unsigned char c : batch) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
+    // FNV-1a from the store's own basis (kept for the markers already on disk).
+    const std::uint64_t h = util::fnv1a64(batch, 1469598103934665603ULL);
     char marker[128];
     std::snprintf(marker, sizeof marker, "perfsweep-pending %zu %zu %llx\n", before.size(),
                   batch.size(), static_cast<unsigned long long>(h));
@@ -199,11 +194,9 @@ TEST_CASE("a batch that reached the disk whole counts even if its marker is stil
     CHECK(store.load().records.size() == 3);
 }
 
-TEST_CASE("a load of one series decodes only its lines; a scan visits every record",
-          "[adapters][history]") {
-    test::TempDir dir;
-    const auto path = dir.file("h.jsonl");
-    adapters::JsonlHistoryStore store(path);
+TEST_CASE_METHOD(HistoryFile,
+                 "a load of one series decodes only its lines; a scan visits every record",
+                 "[adapters][history]") {
     std::vector<core::Measurement> batch;
     for (int i = 0; i < 30; ++i) {
         auto m = point("n" + std::to_string(i), i);

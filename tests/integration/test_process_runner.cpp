@@ -59,6 +59,16 @@ struct Fixture {
         REQUIRE(out.size() == 1);
         return out[0];
     }
+    /// Runs `bash script` with a timeout of `timeout_s` and a grace of `grace_s` seconds;
+    /// checks that it timed out.
+    core::Measurement run_to_timeout(const std::string& script, double timeout_s, double grace_s) {
+        auto c = config("bash " + script);
+        c.timeout_s = timeout_s;
+        c.grace_s = grace_s;
+        auto m = run(c);
+        CHECK(m.status == core::Status::timeout);
+        return m;
+    }
 };
 
 bool process_gone(long pid) {
@@ -69,6 +79,32 @@ bool process_gone(long pid) {
     std::string content((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
     auto close = content.rfind(')');
     return close != std::string::npos && content.size() > close + 2 && content[close + 2] == 'Z';
+}
+
+/// Waits (at most `tries` x 20 ms) until `pid` no longer runs; returns whether it is gone.
+bool wait_gone(long pid, int tries = 100) {
+    for (int i = 0; i < tries && !process_gone(pid); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return process_gone(pid);
+}
+
+/// Checks that `pid` is gone within `tries` x 20 ms, and kills it where it is not (a failed check
+/// leaves nothing running).
+void check_gone(long pid, int tries = 100) {
+    const bool gone = wait_gone(pid, tries);
+    CHECK(gone);
+    if (!gone)
+        ::kill(static_cast<pid_t>(pid), SIGKILL);
+}
+
+/// The pid a script writes to `path`, once it is there (waits at most `tries` x 20 ms).
+long wait_for_pid(const std::string& path, int tries = 200) {
+    std::error_code ec;
+    for (int i = 0; i < tries && !(std::filesystem::file_size(path, ec) > 0 && !ec); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto text = std::filesystem::exists(path) ? test::read_file(path) : "";
+    REQUIRE_FALSE(text.empty());
+    return std::stol(text);
 }
 
 /// Field 22 of /proc/PID/stat (start time in clock ticks after boot).
@@ -152,21 +188,14 @@ TEST_CASE("a run past its timeout is killed with every child of its group", "[ru
                                            pidfile +
                                            "\n"
                                            "trap '' TERM\nsleep 300\n");
-    auto c = f.config("bash " + s);
-    c.timeout_s = 0.5;
-    c.grace_s = 0.3;
     const auto t0 = std::chrono::steady_clock::now();
-    auto m = f.run(c);
+    auto m = f.run_to_timeout(s, 0.5, 0.3);
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    CHECK(m.status == core::Status::timeout);
     CHECK(m.values.empty());
     CHECK_THAT(m.reason, Catch::Contains("timed out"));
     CHECK(took < 10);
-    const long child = std::stol(test::read_file(pidfile));
-    for (int i = 0; i < 100 && !process_gone(child); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    CHECK(process_gone(child));
+    CHECK(wait_gone(std::stol(test::read_file(pidfile))));
 }
 
 TEST_CASE("a timed-out run also kills what left its process group (setsid), a finished one not",
@@ -183,21 +212,13 @@ TEST_CASE("a timed-out run also kills what left its process group (setsid), a fi
                                              " ] && break; sleep 0.05; done\n"
                                              "echo 'MLUPS: 9'\n"
                                              "${HANG:+sleep 300}\n");
-    auto escaped_pid = [&] {
-        for (int i = 0; i < 200 && test::read_file(pidfile).empty(); ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        return std::stol(test::read_file(pidfile));
-    };
     auto c = f.config("bash " + s);
     c.env["HANG"] = "1";
     c.timeout_s = 1.5;
     c.grace_s = 0.3;
     auto m = f.run(c);
     CHECK(m.status == core::Status::timeout);
-    const long hung = escaped_pid();
-    for (int i = 0; i < 100 && !process_gone(hung); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    CHECK(process_gone(hung)); // ignored SIGTERM, got SIGKILL after the grace
+    CHECK(wait_gone(wait_for_pid(pidfile))); // ignored SIGTERM, got SIGKILL after the grace
 
     // A run that ends by itself leaves a daemon it started alone (a build server may serve the
     // next build); the test removes it.
@@ -205,7 +226,7 @@ TEST_CASE("a timed-out run also kills what left its process group (setsid), a fi
     c.env.erase("HANG");
     m = f.run(c);
     CHECK(m.status == core::Status::ok);
-    const long daemon = escaped_pid();
+    const long daemon = wait_for_pid(pidfile);
     CHECK_FALSE(process_gone(daemon));
     ::kill(static_cast<pid_t>(daemon), SIGKILL);
 }
@@ -457,9 +478,7 @@ TEST_CASE("memory does not grow with the benchmark's output", "[runner][none][ou
         const pid_t pid = ::fork();
         REQUIRE(pid >= 0);
         if (pid == 0) {
-            const int null = ::open("/dev/null", O_WRONLY);
-            ::dup2(null, 1);
-            ::dup2(null, 2);
+            test::discard_output();
             // Under ASan, freed chunks would otherwise stay resident in its quarantine.
             const char* asan = std::getenv("ASAN_OPTIONS");
             const std::string opts = std::string(asan ? asan : "") + ":quarantine_size_mb=1";
@@ -569,14 +588,8 @@ TEST_CASE("a process that leaves the group and clears its environment dies with 
                                   "; exec sleep 300' &\n"
                                   "echo \"cgroup=$PERFSWEEP_CGROUP\"\n"
                                   "sleep 300\n");
-    auto c = f.config("bash " + s);
-    c.timeout_s = 1;
-    c.grace_s = 0.2;
-    auto m = f.run(c);
-    CHECK(m.status == core::Status::timeout);
-    for (int i = 0; i < 200 && test::read_file(pidfile).empty(); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const long escaped = std::stol(test::read_file(pidfile));
+    auto m = f.run_to_timeout(s, 1, 0.2);
+    const long escaped = wait_for_pid(pidfile);
     const auto log = test::read_file(m.log);
     if (where.cgroup_base.empty()) {
         // The fallback: the group and the cookie cannot reach it. Said, and cleaned up here.
@@ -586,11 +599,7 @@ TEST_CASE("a process that leaves the group and clears its environment dies with 
         return;
     }
     CHECK_THAT(log, Catch::Contains("cgroup=" + where.cgroup_base + "/perfsweep-"));
-    for (int i = 0; i < 100 && !process_gone(escaped); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    CHECK(process_gone(escaped));
-    if (!process_gone(escaped))
-        ::kill(static_cast<pid_t>(escaped), SIGKILL);
+    check_gone(escaped);
 }
 
 TEST_CASE("PERFSWEEP_CGROUPS=off falls back to the process group and the cookie, and says so",
@@ -602,9 +611,7 @@ TEST_CASE("PERFSWEEP_CGROUPS=off falls back to the process group and the cookie,
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
+        test::discard_output();
         ::setenv("PERFSWEEP_CGROUPS", "off", 1);
         test::exec_perfsweep_binary(
             {"run", "--runtime", "none", "--env-probe", "none", "--label", "off", "--test",
@@ -745,20 +752,11 @@ TEST_CASE("a run registry another user created first is not used: the runs are r
              dir.file("logs"), "--test",
              "sh -c 'setsid sleep 300 & echo $! > " + pidfile + "; sleep 300'"});
     }
-    std::error_code ec;
-    for (int i = 0; i < 500 && !(std::filesystem::file_size(pidfile, ec) > 0 && !ec); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const auto text = std::filesystem::exists(pidfile) ? test::read_file(pidfile) : "";
-    REQUIRE_FALSE(text.empty());
-    const long escaped = std::stol(text);
+    const long escaped = wait_for_pid(pidfile, 500);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
-    for (int i = 0; i < 250 && !process_gone(escaped); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    CHECK(process_gone(escaped));
-    if (!process_gone(escaped))
-        ::kill(static_cast<pid_t>(escaped), SIGKILL);
+    check_gone(escaped, 250);
     const auto said = test::read_file(err);
     CHECK_THAT(said,
                Catch::Contains("belongs to uid 65534") &&
@@ -799,22 +797,10 @@ TEST_CASE("a root benchmark that moves itself to the root cgroup, then leaves it
                                        pidfile +
                                        "; exec sleep 300' ) &\n"
                                        "sleep 300\n");
-    auto c = f.config("bash " + s);
-    c.timeout_s = 1;
-    c.grace_s = 0.2;
-    auto m = f.run(c);
-    CHECK(m.status == core::Status::timeout);
-    std::error_code ec;
-    for (int i = 0; i < 200 && !(std::filesystem::file_size(pidfile, ec) > 0 && !ec); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    REQUIRE(std::filesystem::exists(pidfile));
-    const long escaped = std::stol(test::read_file(pidfile));
-    for (int i = 0; i < 100 && !process_gone(escaped); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    f.run_to_timeout(s, 1, 0.2);
+    const long escaped = wait_for_pid(pidfile);
     // Where cgroup2 is mounted with nsdelegate (systemd's default) the move itself fails; without
     // it the process leaves the cgroup, and dies as an orphan perfsweep adopted.
     INFO((std::filesystem::exists(moved) ? "it left the run's cgroup" : "the move failed"));
-    CHECK(process_gone(escaped));
-    if (!process_gone(escaped))
-        ::kill(static_cast<pid_t>(escaped), SIGKILL);
+    check_gone(escaped);
 }

@@ -1,5 +1,6 @@
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
+#include "support/child_exec.hpp"
 #include "support/env_guard.hpp"
 #include "support/git_repo.hpp"
 #include "support/recording_progress.hpp"
@@ -38,9 +39,15 @@ public:
     ~SlurmCluster() { test::run_command({"bash", m_stop, m_dir.path().string()}); }
     SlurmCluster(const SlurmCluster&) = delete;
     SlurmCluster& operator=(const SlurmCluster&) = delete;
-    bool up() const { return m_started_rc == 0; }
-    int start_rc() const { return m_started_rc; }
-    const std::string& message() const { return m_message; }
+    /// Whether the cluster runs. Where Slurm cannot run on this machine (start.sh exits 77: not
+    /// installed, no root) it says SKIPPED; any other failure to start fails the test.
+    bool usable() const {
+        if (m_started_rc == 0)
+            return true;
+        REQUIRE(m_started_rc == 77);
+        WARN("SKIPPED: " << m_message);
+        return false;
+    }
 
 private:
     test::TempDir m_dir{"perfsweep-slurm"};
@@ -54,12 +61,8 @@ private:
 
 TEST_CASE("slurm: points run as srun job steps on a real single-node cluster", "[runner][slurm]") {
     SlurmCluster cluster;
-    if (!cluster.up()) {
-        // 77 = Slurm cannot run on this machine (not installed, no root); anything else is a bug.
-        REQUIRE(cluster.start_rc() == 77);
-        WARN("SKIPPED: " << cluster.message());
+    if (!cluster.usable())
         return;
-    }
     test::TempDir dir{"perfsweep-slurm-run"};
     test::RecordingProgress progress;
     adapters::SystemClock clock;
@@ -133,11 +136,8 @@ TEST_CASE("slurm: a held allocation has a time limit and does not outlive a SIGK
     // Before: the allocation of a killed hourly search stayed RUNNING with TimeLimit UNLIMITED,
     // and the resumed search queued behind it forever.
     SlurmCluster cluster;
-    if (!cluster.up()) {
-        REQUIRE(cluster.start_rc() == 77);
-        WARN("SKIPPED: " << cluster.message());
+    if (!cluster.usable())
         return;
-    }
     test::TempDir dir{"perfsweep-slurm-held"};
     const auto repo = dir.file("src");
     std::filesystem::create_directories(repo);
@@ -153,9 +153,7 @@ TEST_CASE("slurm: a held allocation has a time limit and does not outlive a SIGK
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
+        test::discard_output();
         test::exec_perfsweep_binary({"hourly", "--repo", "src=" + repo, "--from",
                                      util::format_iso8601(t0 + 1800), "--to",
                                      util::format_iso8601(t0 + 3 * 3600), "--runtime", "slurm",

@@ -150,20 +150,25 @@ echo "MLUPS: 5"
     }
 };
 
-/// Run perfsweep with `args` and `env`; with `sig` set, send it once a file under `when` contains
-/// the text `started` (the benchmark is running), and `sig2` (if set) 100 ms later.
-int run_and_signal(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                   int sig, const std::string& when, int sig2 = 0) {
+/// Starts perfsweep with `args` in a forked child, its output thrown away and `env` (each
+/// "NAME=value") added to its environment; returns the child's pid.
+pid_t start_quiet(const std::vector<std::string>& args, const std::vector<std::string>& env) {
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
+        discard_output();
         for (const auto& kv : env)
             ::putenv(const_cast<char*>(kv.c_str()));
         exec_perfsweep(args);
     }
+    return pid;
+}
+
+/// Run perfsweep with `args` and `env`; with `sig` set, send it once a file under `when` contains
+/// the text `started` (the benchmark is running), and `sig2` (if set) 100 ms later.
+int run_and_signal(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                   int sig, const std::string& when, int sig2 = 0) {
+    const pid_t pid = start_quiet(args, env);
     int status = 0;
     if (sig != 0) {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -445,16 +450,7 @@ TEST_CASE("SIGKILL and resume: nothing of the killed run survives, no two runs o
         }
         INFO(c.name << (c.guard_too ? ", guard killed too" : ", guard alive"));
         const auto env = w.env();
-        const pid_t pid = ::fork();
-        REQUIRE(pid >= 0);
-        if (pid == 0) {
-            const int null = ::open("/dev/null", O_WRONLY);
-            ::dup2(null, 1);
-            ::dup2(null, 2);
-            for (const auto& kv : env)
-                ::putenv(const_cast<char*>(kv.c_str()));
-            exec_perfsweep(c.args);
-        }
+        const pid_t pid = start_quiet(c.args, env);
         // Kill it 0.3 s into its second run (two "start" lines).
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
         auto starts = [&] {

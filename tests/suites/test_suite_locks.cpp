@@ -99,6 +99,37 @@ struct LockTally {
     int wrong_culprit = 0;
 };
 
+/// Two processes of one command line and how each ended.
+struct LockRace {
+    LockChild a, b;
+    int ra = 0, rb = 0;
+};
+
+/// Starts `args` as process a and, once a has written to `runs`, again as b; waits for both.
+/// Checks that a finished (exit 0) and that b stopped at once (exit 3) naming a's pid and what a
+/// holds (`held`, e.g. "--state DIR"); counts the pair and the refusal in `t`.
+LockRace race_locked(const TempDir& dir, const std::vector<std::string>& args,
+                     const std::string& runs, const std::string& held, LockTally& t) {
+    LockRace r;
+    r.a = start_locked(dir, "a", args);
+    wait_for_file(runs);
+    r.b = start_locked(dir, "b", args);
+    r.rb = finish_locked(r.b);
+    r.ra = finish_locked(r.a);
+    ++t.pairs;
+    const auto err_b = read_file(r.b.err_path);
+    INFO("a: " << read_file(r.a.err_path) << "\nb: " << err_b);
+    CHECK(r.ra == 0);
+    CHECK(r.rb == 3);
+    const bool refused =
+        r.rb == 3 &&
+        err_b.find("another perfsweep (pid " + std::to_string(r.a.pid)) != std::string::npos &&
+        err_b.find("holds " + held) != std::string::npos;
+    CHECK(refused);
+    t.refused += refused ? 1 : 0;
+    return r;
+}
+
 /// Two `daily` sweeps of 8 dates on one --state and one history, the second started once the
 /// first has measured a date.
 void lock_two_dailies(LockTally& t) {
@@ -125,22 +156,8 @@ void lock_two_dailies(LockTally& t) {
                                            dir.file("logs"),
                                            "--env-probe",
                                            "none"};
-    const auto a = start_locked(dir, "a", args);
-    wait_for_file(runs);
-    const auto b = start_locked(dir, "b", args);
-    const int rb = finish_locked(b);
-    const int ra = finish_locked(a);
-    ++t.pairs;
-    const auto err_b = read_file(b.err_path);
-    INFO("a: " << read_file(a.err_path) << "\nb: " << err_b);
-    CHECK(ra == 0);
-    CHECK(rb == 3);
-    const bool refused =
-        rb == 3 &&
-        err_b.find("another perfsweep (pid " + std::to_string(a.pid)) != std::string::npos &&
-        err_b.find("holds --state " + state) != std::string::npos;
-    CHECK(refused);
-    t.refused += refused ? 1 : 0;
+    const LockRace race = race_locked(dir, args, runs, "--state " + state, t);
+    INFO("a: " << read_file(race.a.err_path));
     std::map<std::string, int> measured;
     for (const auto& l : file_lines(runs))
         ++measured[l];
@@ -195,24 +212,9 @@ void lock_two_hourlies(LockTally& t) {
                                                "/speed.txt)'",
                                            "--logs",
                                            dir.file("logs")};
-    const auto a = start_locked(dir, "a", args);
-    wait_for_file(runs);
-    const auto b = start_locked(dir, "b", args);
-    const int rb = finish_locked(b);
-    const int ra = finish_locked(a);
-    ++t.pairs;
-    const auto err_b = read_file(b.err_path);
-    INFO("a: " << read_file(a.err_path) << "\nb: " << err_b);
-    CHECK(ra == 0);
-    CHECK(rb == 3);
-    const bool refused =
-        rb == 3 &&
-        err_b.find("another perfsweep (pid " + std::to_string(a.pid)) != std::string::npos &&
-        err_b.find("holds --repo src=" + repo) != std::string::npos;
-    CHECK(refused);
-    t.refused += refused ? 1 : 0;
+    const LockRace race = race_locked(dir, args, runs, "--repo src=" + repo, t);
     // Every process that exited 0 must name c5.
-    for (const auto& [c, rc] : {std::pair{&a, ra}, std::pair{&b, rb}}) {
+    for (const auto& [c, rc] : {std::pair{&race.a, race.ra}, std::pair{&race.b, race.rb}}) {
         if (rc != 0)
             continue;
         const auto out = read_file(c->out_path);

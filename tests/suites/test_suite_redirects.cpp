@@ -151,6 +151,15 @@ struct RedirectTally {
 
 const std::string k_redirect_token = "ghs_redirectsuitetoken0123456789";
 
+/// A new repository at `path` whose origin is `origin_url` + "/jax.git", opened through libgit2.
+std::unique_ptr<ports::SourceRepo> clone_of(const std::string& path,
+                                            const std::string& origin_url) {
+    std::filesystem::create_directories(path);
+    git_at(path, {"init", "-q"}, 1692835200);
+    git_at(path, {"remote", "add", "origin", origin_url + "/jax.git"}, 1692835200);
+    return adapters::open_libgit2_repo("jax", path);
+}
+
 } // namespace
 
 TEST_CASE("redirects: a git fetch or a history fetch never sends its token to another host, and "
@@ -163,12 +172,8 @@ TEST_CASE("redirects: a git fetch or a history fetch never sends its token to an
     {
         LoopbackHttp other("127.0.0.2", answer_401);
         LoopbackHttp origin("127.0.0.1", answer_redirect(other.url(), 302));
-        const auto clone = dir.file("clone");
-        std::filesystem::create_directories(clone);
-        git_at(clone, {"init", "-q"}, 1692835200);
-        git_at(clone, {"remote", "add", "origin", origin.url() + "/jax.git"}, 1692835200);
         EnvGuard token("PERFSWEEP_GIT_TOKEN", k_redirect_token);
-        auto repo = adapters::open_libgit2_repo("jax", clone);
+        auto repo = clone_of(dir.file("clone"), origin.url());
         CHECK_THROWS_AS(repo->fetch("origin", "PERFSWEEP_GIT_TOKEN"), Error);
         ++t.cases;
         t.token_offsite += other.authorized();
@@ -178,12 +183,8 @@ TEST_CASE("redirects: a git fetch or a history fetch never sends its token to an
     // 2. The same origin refusing the token: asked for it again and again, it is sent once.
     {
         LoopbackHttp origin("127.0.0.1", answer_401);
-        const auto clone = dir.file("clone2");
-        std::filesystem::create_directories(clone);
-        git_at(clone, {"init", "-q"}, 1692835200);
-        git_at(clone, {"remote", "add", "origin", origin.url() + "/jax.git"}, 1692835200);
         EnvGuard token("PERFSWEEP_GIT_TOKEN", k_redirect_token);
-        auto repo = adapters::open_libgit2_repo("jax", clone);
+        auto repo = clone_of(dir.file("clone2"), origin.url());
         try {
             repo->fetch("origin", "PERFSWEEP_GIT_TOKEN");
             FAIL("expected an error");

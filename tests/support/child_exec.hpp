@@ -3,6 +3,7 @@
 
 #include "support/temp_dir.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <string>
@@ -14,6 +15,13 @@ namespace perfsweep::test {
 /// PERFSWEEP_TEST_EXEC=1) and exit with its status. Never returns.
 [[noreturn]] inline void exec_perfsweep(const std::vector<std::string>& args) {
     become_perfsweep(args);
+}
+
+/// In a forked child: stdout and stderr go to /dev/null (the test reads files, not output).
+inline void discard_output() {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
 }
 
 } // namespace perfsweep::test

@@ -1,7 +1,10 @@
 #include "core/metric_extract.hpp"
+#include "core/metric_set.hpp"
 #include "util/error.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <regex>
 
 using namespace perfsweep::core;
 
@@ -70,6 +73,17 @@ TEST_CASE("metric stream: an unterminated colour code hides no later line",
     const auto ex =
         extract_metric("\x1b]0;title without bell\nMLUPS: 7\n", default_metric_regex("MLUPS"));
     CHECK(ex.values == std::vector<double>{7});
+}
+
+TEST_CASE("escape_regex: a metric name with metacharacters is matched as written",
+          "[core][metric]") {
+    const std::string name = R"(a.b*c+d?(e)[f]{2}|g^h$i\j/k)";
+    const std::regex re(escape_regex(name));
+    CHECK(std::regex_match(name, re));
+    CHECK_FALSE(std::regex_match(std::string(R"(aXb*c+d?(e)[f]{2}|g^h$i\j/k)"), re));
+    const auto one = regex_for_name(R"((?<name>\S+):\s*([0-9.]+))", "GB/s.(x)");
+    CHECK(one == R"((?:GB/s\.\(x\)):\s*([0-9.]+))");
+    CHECK(extract_metric("GB/s.(x): 12.5\nGB/s-(x): 9\n", one).values == std::vector<double>{12.5});
 }
 
 TEST_CASE("required literal of a regex: only what every match must contain",

@@ -103,6 +103,15 @@ struct Pipeline {
         app::run_daily(past, w.adapters, {*runner, probe.get(), history.get()});
         w.runners.log = {};
     }
+    /// The one hourly stage of `inv`, checked to name this pipeline's culprit.
+    const core::HourlyResult& culprit_found(const core::Investigation& inv) const {
+        REQUIRE(inv.hourly.size() == 1);
+        const auto& h = inv.hourly[0];
+        INFO(h.message);
+        REQUIRE(h.culprit);
+        CHECK(h.culprit->commit.sha == xla.sha(culprit));
+        return h;
+    }
 };
 
 /// The "outputs:" progress lines, in order.
@@ -127,14 +136,11 @@ TEST_CASE("investigate in-process: detect, daily, hourly and commit stages name 
     CHECK(r.exit_code == 1); // --fail-on-regression
     const auto& inv = r.investigation;
     REQUIRE(inv.daily.size() == 1);
-    REQUIRE(inv.hourly.size() == 1);
     REQUIRE(inv.regressions.size() == 1);
     CHECK(inv.regressions[0].last_good == "2024-05-13");
     CHECK(inv.regressions[0].first_bad == "2024-05-14");
-    const auto& h = inv.hourly[0];
-    REQUIRE(h.culprit);
+    const auto& h = p.culprit_found(inv);
     CHECK(h.culprit->repo == "xla");
-    CHECK(h.culprit->commit.sha == p.xla.sha(p.culprit));
     CHECK(r.outputs.at("culprit") == "xla@" + p.xla.sha(p.culprit));
     CHECK(r.outputs.at("last-good") == "2024-05-13");
     // Every run and build the scripted runner did is counted once in the investigation's spend:
@@ -253,11 +259,7 @@ TEST_CASE("investigate in-process: hourly window ends too noisy in their first r
     const auto announced = outputs_lines(lines);
     CHECK(announced.size() == 2);
     CHECK(std::adjacent_find(announced.begin(), announced.end()) == announced.end());
-    REQUIRE(r.investigation.hourly.size() == 1);
-    const auto& h = r.investigation.hourly[0];
-    INFO(h.message);
-    REQUIRE(h.culprit);
-    CHECK(h.culprit->commit.sha == p.xla.sha(p.culprit));
+    p.culprit_found(r.investigation);
 }
 
 TEST_CASE("investigate in-process: the output links are announced once when the commit stage "
@@ -422,9 +424,7 @@ TEST_CASE("investigate in-process: the detected drop is narrowed first and its h
     const auto r = app::run_investigate(o, p.w.adapters);
     INFO(util::join(p.w.progress.lines, "\n"));
     const auto& inv = r.investigation;
-    REQUIRE(inv.hourly.size() == 1);
-    REQUIRE(inv.hourly[0].culprit);
-    CHECK(inv.hourly[0].culprit->commit.sha == p.xla.sha(p.culprit));
+    p.culprit_found(inv);
     REQUIRE(inv.regressions.size() == 1);
     CHECK(inv.regressions[0].first_bad == "2024-05-14");
     // The order of the runs: the daily points (dates) before the first hourly point (a time)
@@ -624,10 +624,7 @@ TEST_CASE("investigate in-process: the hourly window ends reuse the nightlies' v
     p.record_history("2024-05-15");
     const auto r = app::run_investigate(p.options({}), p.w.adapters);
     INFO(util::join(p.w.progress.lines, "\n"));
-    REQUIRE(r.investigation.hourly.size() == 1);
-    const auto& h = r.investigation.hourly[0];
-    REQUIRE(h.culprit);
-    CHECK(h.culprit->commit.sha == p.xla.sha(p.culprit));
+    const auto& h = p.culprit_found(r.investigation);
     const std::map<std::string, std::string> good{
         {"xla", p.xla.sha(p.nightly_commit("2024-05-13"))}};
     const std::map<std::string, std::string> bad{
@@ -652,9 +649,7 @@ TEST_CASE("investigate in-process: the hourly window ends reuse the nightlies' v
         auto o = p.options({});
         o.record.reset();
         const auto again = app::run_investigate(o, p.w.adapters);
-        REQUIRE(again.investigation.hourly.size() == 1);
-        REQUIRE(again.investigation.hourly[0].culprit);
-        CHECK(again.investigation.hourly[0].culprit->commit.sha == p.xla.sha(p.culprit));
+        p.culprit_found(again.investigation);
         CHECK(p.w.runners.log.total_builds() == 0);
         CHECK(p.w.runners.log.total_runs() == 0);
     }
@@ -677,10 +672,7 @@ TEST_CASE("investigate in-process: a rebuild that disagrees with the nightly's o
     };
     const auto r = app::run_investigate(p.options({}), p.w.adapters);
     INFO(util::join(p.w.progress.lines, "\n"));
-    REQUIRE(r.investigation.hourly.size() == 1);
-    const auto& h = r.investigation.hourly[0];
-    REQUIRE(h.culprit);
-    CHECK(h.culprit->commit.sha == p.xla.sha(p.culprit));
+    const auto& h = p.culprit_found(r.investigation);
     const auto& lines = p.w.progress.lines;
     CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
         return l.find("the rebuild differs from nightly 2024-05-13") != std::string::npos;

@@ -2,10 +2,8 @@
 // (core/series), `detect` over every series of a real 26-series github-action-benchmark history
 // with each verdict equal to its single-series call, several metrics of one benchmark output, and
 // the loud failures of detect and record (a missing history, a series that does not exist).
-#include "adapters/json/record_format.hpp"
 #include "adapters/json/result_json.hpp"
 #include "app/detect.hpp"
-#include "app/import.hpp"
 #include "app/record.hpp"
 #include "app/report.hpp"
 #include "core/series.hpp"
@@ -104,12 +102,7 @@ TEST_CASE("group_series: older names join their series, two GPU types never pool
 TEST_CASE("detect over a real 26-series history: one table, each verdict its single call's",
           "[usecase][detect][series]") {
     fakes::World w;
-    w.files.files["noir.data.js"] = read_source("bench/data/noir.data.js");
-    app::ImportRequest imp;
-    imp.inputs = {"noir.data.js"};
-    imp.history = "history.jsonl";
-    imp.read_json = adapters::read_json_import;
-    app::run_import(imp, w.adapters);
+    fakes::import_file(w, "noir.data.js", read_source("bench/data/noir.data.js"), "history.jsonl");
 
     app::DetectRequest all;
     all.history = "history.jsonl";

@@ -26,6 +26,11 @@ TEST_CASE("ISO 8601 times need a zone", "[util][time]") {
     CHECK(*z == *off);
     CHECK(format_iso8601(*z) == "2023-08-24T13:00:00Z");
     CHECK(*z == 1692882000);
+    // A date is its midnight; a time needs its zone, as above.
+    CHECK(parse_date_or_time("2023-08-24") == 1692835200);
+    CHECK(parse_date_or_time("2023-08-24T13:00:00Z") == 1692882000);
+    CHECK_FALSE(parse_date_or_time("2023-08-24T13:00:00"));
+    CHECK_FALSE(parse_date_or_time("nightly"));
 }
 
 TEST_CASE("durations", "[util][time]") {
@@ -43,6 +48,15 @@ TEST_CASE("numbers and ANSI stripping", "[util][strings]") {
     CHECK_FALSE(parse_double("inf"));
     CHECK_FALSE(parse_double("12abc"));
     CHECK(strip_ansi("\x1b[32mMLUPS:\x1b[0m 577.3") == "MLUPS: 577.3");
+}
+
+TEST_CASE("fnv1a64 is FNV-1a (the published test vectors); short_hash shows its top 48 bits",
+          "[util][strings]") {
+    CHECK(fnv1a64("") == 0xcbf29ce484222325ull);
+    CHECK(fnv1a64("a") == 0xaf63dc4c8601ec8cull);
+    CHECK(fnv1a64("foobar") == 0x85944171f73967e8ull);
+    CHECK(fnv1a64("", 42) == 42);
+    CHECK(short_hash("a") == "af63dc4c8601");
 }
 
 TEST_CASE("replace_all replaces every match left to right, never inside a replacement",

@@ -42,6 +42,16 @@ CURLcode protocols_bitmask(CURL* curl) {
 #endif
 }
 
+// Fetch and push options both carry `follow_redirects` (libgit2 >= 1.4).
+template <typename GitOptions> bool refuse_redirects([[maybe_unused]] GitOptions& options) {
+#if PERFSWEEP_GIT_REDIRECTS
+    options.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
+    return true;
+#else
+    return false;
+#endif
+}
+
 } // namespace
 
 CURLcode restrict_to_http(CURL* curl) {
@@ -63,22 +73,12 @@ bool reference_name_is_valid(const std::string& refname) {
 #endif
 }
 
-bool refuse_offsite_redirects([[maybe_unused]] git_fetch_options& options) {
-#if PERFSWEEP_GIT_REDIRECTS
-    options.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
-    return true;
-#else
-    return false;
-#endif
+bool refuse_offsite_redirects(git_fetch_options& options) {
+    return refuse_redirects(options);
 }
 
-bool refuse_offsite_redirects([[maybe_unused]] git_push_options& options) {
-#if PERFSWEEP_GIT_REDIRECTS
-    options.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
-    return true;
-#else
-    return false;
-#endif
+bool refuse_offsite_redirects(git_push_options& options) {
+    return refuse_redirects(options);
 }
 
 std::string describe() {

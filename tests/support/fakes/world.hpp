@@ -39,4 +39,8 @@ struct World {
     World& operator=(const World&) = delete;
 };
 
+/// Stores `text` as the file `name` of `w` and imports it into the history `history`, as
+/// `perfsweep import NAME --history HISTORY` does (any format import reads, JSON included).
+void import_file(World& w, const std::string& name, std::string text, const std::string& history);
+
 } // namespace perfsweep::fakes
