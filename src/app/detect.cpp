@@ -1,10 +1,12 @@
 #include "app/detect.hpp"
 
 #include "app/import.hpp"
+#include "core/series_collector.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace perfsweep::app {
 
@@ -15,32 +17,46 @@ bool is_file_spec(const std::string& spec) {
     return !spec.starts_with("git:") && !spec.starts_with("git+");
 }
 
+/// The request's records, streamed into a collector (a history is never held whole: 10^6 points
+/// would be about 1 GB as measurements, issue 29).
 struct Loaded {
-    std::vector<core::Measurement> all;
+    core::SeriesCollector records;
     std::vector<std::string> warnings;
     std::string empty_reason; ///< set when the history holds nothing yet
-    bool filtered = false;    ///< only the records of --metric were loaded
+    bool filtered = false;    ///< only the records of --metric were read
 };
 
-Loaded load_history(const DetectRequest& request, ports::Adapters& adapters) {
-    Loaded out;
+/// Read the history into `out`: the key of every record (for the folds of core::group_series)
+/// and the points only of those that can be in a selected series (`keep_points` false: none).
+void load_history(const DetectRequest& request, ports::Adapters& adapters, Loaded& out,
+                  bool keep_points) {
     auto store = adapters.histories.open(request.history);
-    // With --metric, only that metric's records are decoded (a JSON Lines history skips the
-    // other lines; every fold of core::group_series stays within one metric). When none is
-    // there, the whole history is read to say what it holds.
-    ports::HistoryLoad load;
+    const core::SeriesSelector select{request.benchmark, request.metric, request.testbed};
+    auto scan = [&](const std::string& metric) {
+        out.records = {};
+        if (keep_points && select.all())
+            return store->scan_series(metric, {},
+                                      [&](core::Measurement&& m) { out.records.add(m); });
+        return store->scan_series(
+            metric,
+            [&](const core::SeriesKey& key, core::Stage stage) {
+                return out.records.note(key, stage) && keep_points && select.may_hold(key);
+            },
+            [&](core::Measurement&& m) { out.records.keep(m); });
+    };
+    // With --metric, only that metric's records are read (a JSON Lines history skips the other
+    // lines; every fold of core::group_series stays within one metric). When none is there, the
+    // whole history is read to say what it holds.
     if (!request.metric.empty()) {
-        load = store->load_matching({"", request.metric, ""});
+        out.warnings = scan(request.metric);
         out.filtered = true;
     }
-    if (load.records.empty()) {
-        load = store->load();
+    if (out.records.records() == 0) {
+        out.warnings = scan("");
         out.filtered = false;
     }
-    out.warnings = std::move(load.warnings);
-    out.all = std::move(load.records);
-    if (!out.all.empty() || request.allow_empty)
-        return out;
+    if (out.records.records() != 0 || request.allow_empty)
+        return;
     // A history file that is not there is a mistyped path far more often than a first night
     // (the nightly job's record step creates it before detect reads it).
     if (is_file_spec(request.history) && !adapters.files.exists(request.history))
@@ -51,24 +67,23 @@ Loaded load_history(const DetectRequest& request, ports::Adapters& adapters) {
         throw_usage("detect: history '" + store->describe() + "' has no measurements");
     out.empty_reason = "history '" + store->describe() +
                        "' has no measurements yet (the first night: nothing to compare with)";
-    return out;
 }
 
-Loaded load(const DetectRequest& request, ports::Adapters& adapters) {
+void load(const DetectRequest& request, ports::Adapters& adapters, Loaded& out,
+          bool keep_points = true) {
     if (request.history.empty() == request.input.empty())
         throw_usage("detect: give exactly one of --history H and --input FILE");
     if (!request.history.empty())
-        return load_history(request, adapters);
+        return load_history(request, adapters, out, keep_points);
     core::ImportDefaults d;
     d.benchmark = request.benchmark;
     d.metric = request.metric;
     d.unit = request.unit;
     if (request.direction)
         d.direction = *request.direction;
-    Loaded out;
-    out.all =
-        read_measurements(request.input, request.format, d, adapters.files, request.read_json);
-    return out;
+    for (const auto& m :
+         read_measurements(request.input, request.format, d, adapters.files, request.read_json))
+        out.records.add(m, keep_points);
 }
 
 std::string selector_flags(const core::SeriesKey& k) {
@@ -147,22 +162,28 @@ std::map<std::string, std::string> detect_all_outputs(const DetectAllOutcome& ou
     return o;
 }
 
-DetectAllOutcome run_detect_all(const DetectRequest& request, ports::Adapters& adapters) {
-    Loaded loaded = load(request, adapters);
+namespace {
+
+/// The series the request selects, detected; more than `most` of them is the usage error of
+/// run_detect (said before any is detected).
+DetectAllOutcome detect_selected(const DetectRequest& request, ports::Adapters& adapters,
+                                 std::size_t most) {
+    Loaded loaded;
+    load(request, adapters, loaded);
     DetectAllOutcome out;
     out.warnings = std::move(loaded.warnings);
-    if (loaded.all.empty()) {
+    if (loaded.records.records() == 0) {
         out.empty_reason = loaded.empty_reason.empty()
                                ? "no measurement of this benchmark in the history yet"
                                : loaded.empty_reason;
         return out;
     }
     const core::SeriesSelector select{request.benchmark, request.metric, request.testbed};
-    auto all = core::group_series(std::move(loaded.all));
+    auto all = loaded.records.series();
     std::vector<core::Series> chosen;
-    for (const auto& s : all)
+    for (auto& s : all)
         if (select.matches(s))
-            chosen.push_back(s);
+            chosen.push_back(std::move(s));
     if (chosen.empty()) {
         if (request.allow_empty) {
             out.empty_reason = "no measurement of this benchmark in the history yet";
@@ -171,7 +192,9 @@ DetectAllOutcome run_detect_all(const DetectRequest& request, ports::Adapters& a
         if (loaded.filtered) { // name every series the history holds, not only the metric's
             DetectRequest every = request;
             every.metric.clear();
-            all = core::group_series(load(every, adapters).all);
+            Loaded keys;
+            load(every, adapters, keys, false);
+            all = keys.records.series();
         }
         std::vector<std::string> asked;
         for (const auto& [flag, value] :
@@ -184,33 +207,39 @@ DetectAllOutcome run_detect_all(const DetectRequest& request, ports::Adapters& a
                     (request.history.empty() ? request.input : request.history) + " matches " +
                     util::join(asked, " ") + "; the data holds: " + list_series(all));
     }
-    for (auto& s : chosen) {
+    if (chosen.size() > most) {
+        std::vector<std::string> names;
+        for (const auto& s : chosen)
+            names.push_back(selector_flags(s.key));
+        if (names.size() > 10)
+            names.resize(10);
+        throw_usage("detect: the data holds " + std::to_string(chosen.size()) +
+                    " series; choose one with: " + util::join(names, "; "));
+    }
+    for (auto& s : chosen) { // one series' points at a time
         core::SeriesDetect d;
         d.key = s.key;
         d.notes = std::move(s.notes);
-        d.result = detect_one(request, std::move(s.points));
+        d.result = detect_one(request, loaded.records.points(s.key));
         d.result.benchmark = s.key.benchmark;
         out.series.push_back(std::move(d));
     }
     return out;
 }
 
+} // namespace
+
+DetectAllOutcome run_detect_all(const DetectRequest& request, ports::Adapters& adapters) {
+    return detect_selected(request, adapters, std::numeric_limits<std::size_t>::max());
+}
+
 DetectOutcome run_detect(const DetectRequest& request, ports::Adapters& adapters) {
-    DetectAllOutcome all = run_detect_all(request, adapters);
+    DetectAllOutcome all = detect_selected(request, adapters, 1);
     DetectOutcome out;
     out.warnings = std::move(all.warnings);
     if (all.series.empty()) {
         out.result = empty_result(request, all.empty_reason);
         return out;
-    }
-    if (all.series.size() > 1) {
-        std::vector<std::string> names;
-        for (const auto& s : all.series)
-            names.push_back(selector_flags(s.key));
-        if (names.size() > 10)
-            names.resize(10);
-        throw_usage("detect: the data holds " + std::to_string(all.series.size()) +
-                    " series; choose one with: " + util::join(names, "; "));
     }
     for (const auto& n : all.series.front().notes)
         out.warnings.push_back(n);

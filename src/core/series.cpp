@@ -107,12 +107,17 @@ std::string gpu_class(std::string_view gpu_name) {
     return out;
 }
 
+std::string testbed_of(const std::string* testbed, const std::string* gpu) {
+    if (testbed && !testbed->empty())
+        return *testbed;
+    return gpu ? gpu_class(*gpu) : std::string();
+}
+
 std::string testbed_of(const Measurement& m) {
-    if (auto it = m.runner.find("testbed"); it != m.runner.end() && !it->second.empty())
-        return it->second;
-    if (auto it = m.runner.find("gpu"); it != m.runner.end())
-        return gpu_class(it->second);
-    return {};
+    const auto testbed = m.runner.find("testbed");
+    const auto gpu = m.runner.find("gpu");
+    return testbed_of(testbed == m.runner.end() ? nullptr : &testbed->second,
+                      gpu == m.runner.end() ? nullptr : &gpu->second);
 }
 
 SeriesKey series_key(const Measurement& m) {
@@ -174,6 +179,26 @@ bool SeriesSelector::matches(const Series& series) const {
     SeriesKey as_stored = series.key;
     as_stored.benchmark = benchmark;
     return matches(as_stored);
+}
+
+bool SeriesSelector::may_hold(const SeriesKey& stored) const {
+    // The folds keep the metric, give a point without a testbed a testbed and one without a
+    // benchmark name a name, and a legacy command line its default name; a series is also
+    // selected by a name its points were stored under, whose default name it may carry.
+    if (!metric.empty() && stored.metric != metric)
+        return false;
+    if (!testbed.empty() && !stored.testbed.empty() && stored.testbed != testbed)
+        return false;
+    if (benchmark.empty() || stored.benchmark.empty() || stored.benchmark == benchmark)
+        return true;
+    const std::string as_default =
+        is_legacy_command_name(benchmark) ? default_benchmark_name(benchmark) : benchmark;
+    if (stored.benchmark == as_default)
+        return true;
+    if (!is_legacy_command_name(stored.benchmark))
+        return false;
+    const std::string to = default_benchmark_name(stored.benchmark);
+    return to == benchmark || to == as_default;
 }
 
 namespace {
@@ -244,48 +269,60 @@ void fold_unknown_testbed(std::vector<StoredKey>& keys) {
 
 } // namespace
 
+std::map<SeriesKey, SeriesKey> fold_series_keys(const std::set<SeriesKey>& stored) {
+    std::vector<StoredKey> keys;
+    keys.reserve(stored.size());
+    for (const auto& k : stored)
+        keys.push_back({k, k});
+    fold_legacy_names(keys);
+    fold_unnamed(keys);
+    fold_unknown_testbed(keys);
+    std::map<SeriesKey, SeriesKey> out;
+    for (auto& k : keys)
+        out.emplace_hint(out.end(), std::move(k.stored), std::move(k.key));
+    return out;
+}
+
+std::string joined_note(const SeriesKey& key, const SeriesKey& stored, std::size_t n) {
+    std::vector<std::string> why;
+    if (stored.benchmark != key.benchmark)
+        why.push_back(stored.benchmark.empty() ? std::string("without a benchmark name")
+                                               : "under the command line '" + stored.benchmark +
+                                                     "' (the default name of earlier versions)");
+    if (stored.testbed != key.testbed)
+        why.push_back("without a testbed (no GPU recorded)");
+    std::string text = joined_points_text(n) + " recorded ";
+    for (std::size_t j = 0; j < why.size(); ++j)
+        text += (j ? " and " : "") + why[j];
+    return text + " joined this series (the only one they fit)";
+}
+
 std::vector<Series> group_series(std::vector<Measurement> all) {
     std::erase_if(all, [](const Measurement& m) {
         return m.stage == Stage::hourly || m.stage == Stage::commit;
     });
-    std::vector<StoredKey> keys;
-    keys.reserve(all.size());
-    for (const auto& m : all) {
-        const SeriesKey k = series_key(m);
-        keys.push_back({k, k});
-    }
-    fold_legacy_names(keys);
-    fold_unnamed(keys);
-    fold_unknown_testbed(keys);
+    std::vector<SeriesKey> stored;
+    stored.reserve(all.size());
+    for (const auto& m : all)
+        stored.push_back(series_key(m));
+    const auto fold = fold_series_keys(std::set<SeriesKey>(stored.begin(), stored.end()));
     std::map<SeriesKey, Series> by_key;
     // per series: how many points joined from each stored (benchmark, testbed) that differs
     std::map<SeriesKey, std::map<std::pair<std::string, std::string>, std::size_t>> joined;
     for (std::size_t i = 0; i < all.size(); ++i) {
-        const auto& k = keys[i];
-        auto& s = by_key[k.key];
-        s.key = k.key;
-        s.stored_benchmarks.insert(k.stored.benchmark);
+        const SeriesKey& key = fold.at(stored[i]);
+        auto& s = by_key[key];
+        s.key = key;
+        s.stored_benchmarks.insert(stored[i].benchmark);
         s.points.push_back(std::move(all[i]));
-        if (k.stored != k.key)
-            ++joined[k.key][{k.stored.benchmark, k.stored.testbed}];
+        if (stored[i] != key)
+            ++joined[key][{stored[i].benchmark, stored[i].testbed}];
     }
     std::vector<Series> out;
     out.reserve(by_key.size());
     for (auto& [key, s] : by_key) {
-        for (const auto& [stored, n] : joined[key]) {
-            const auto& [bench, testbed] = stored;
-            std::vector<std::string> why;
-            if (bench != key.benchmark)
-                why.push_back(bench.empty() ? std::string("without a benchmark name")
-                                            : "under the command line '" + bench +
-                                                  "' (the default name of earlier versions)");
-            if (testbed != key.testbed)
-                why.push_back("without a testbed (no GPU recorded)");
-            std::string text = joined_points_text(n) + " recorded ";
-            for (std::size_t j = 0; j < why.size(); ++j)
-                text += (j ? " and " : "") + why[j];
-            s.notes.push_back(text + " joined this series (the only one they fit)");
-        }
+        for (const auto& [from, n] : joined[key])
+            s.notes.push_back(joined_note(key, {from.first, key.metric, from.second}, n));
         out.push_back(std::move(s));
     }
     return out;

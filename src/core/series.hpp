@@ -6,6 +6,7 @@
 #include "core/model.hpp"
 
 #include <compare>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -29,6 +30,9 @@ std::string gpu_class(std::string_view gpu_name);
 /// The testbed of a point: its runner's explicit "testbed" entry (--testbed), else the class of
 /// its runner's GPU (`gpu_class(runner["gpu"])`), else "".
 std::string testbed_of(const Measurement& m);
+
+/// testbed_of for a runner whose "testbed" and "gpu" entries are these (nullptr: no such entry).
+std::string testbed_of(const std::string* testbed, const std::string* gpu);
 
 /// The series `m` belongs to, as stored (core::group_series also folds older names).
 SeriesKey series_key(const Measurement& m);
@@ -71,6 +75,14 @@ struct Series {
 /// source states kept as evidence, core/evidence) are no points of a series and are left out.
 std::vector<Series> group_series(std::vector<Measurement> all);
 
+/// group_series's three folds over the distinct stored keys of a history (the record and daily
+/// stages' points): the series each stored key joins. The folds depend only on which keys are
+/// there, not on how many points each has, so a streamed history needs only its keys.
+std::map<SeriesKey, SeriesKey> fold_series_keys(const std::set<SeriesKey>& stored);
+
+/// The note of the series `key` (Series::notes) that `n` points stored under `stored` joined it.
+std::string joined_note(const SeriesKey& key, const SeriesKey& stored, std::size_t n);
+
 /// Which series a command asks for; an empty field matches every value.
 struct SeriesSelector {
     std::string benchmark;
@@ -83,6 +95,10 @@ struct SeriesSelector {
     bool matches(const Series& series) const;
     /// Whether nothing is selected (every series).
     bool all() const { return benchmark.empty() && metric.empty() && testbed.empty(); }
+    /// Whether a point stored under `stored` (core::series_key) can be in a series this selects,
+    /// whatever else the history holds (true for some that are not, never false for one that
+    /// is): a history is read whole only for those points.
+    bool may_hold(const SeriesKey& stored) const;
 };
 
 /// The points of `all` that a sweep over the series `wanted` reuses (the daily stage's history

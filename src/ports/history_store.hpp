@@ -43,21 +43,25 @@ struct HistoryQuery {
 /// Receives the records of a scan one at a time.
 using RecordVisitor = std::function<void(core::Measurement&&)>;
 
+/// Decides from a record's stored series key and stage whether a scan decodes it whole.
+using KeyFilter = std::function<bool(const core::SeriesKey& key, core::Stage stage)>;
+
 /// An append-only store of measurements. Implementations never rewrite or drop existing records.
 class HistoryStore {
 public:
     virtual ~HistoryStore() = default;
     /// Read every valid record; a missing store is an empty history.
     virtual HistoryLoad load() = 0;
-    /// The valid records `query` matches, in store order, with the warnings of load(). A store
-    /// may skip the other records without decoding them (the default decodes all).
-    virtual HistoryLoad load_matching(const HistoryQuery& query) {
-        HistoryLoad all = load();
+    /// The valid records `query` matches, in store order, with the warnings of load().
+    HistoryLoad load_matching(const HistoryQuery& query) {
         HistoryLoad out;
-        out.warnings = std::move(all.warnings);
-        for (auto& m : all.records)
-            if (query.matches(m))
-                out.records.push_back(std::move(m));
+        out.warnings = scan_series(
+            query.metric,
+            [&](const core::SeriesKey& k, core::Stage) {
+                return (query.benchmark.empty() || k.benchmark == query.benchmark) &&
+                       (query.testbed.empty() || k.testbed == query.testbed);
+            },
+            [&](core::Measurement&& m) { out.records.push_back(std::move(m)); });
         return out;
     }
     /// Hand every valid record to `visit` in store order without keeping them all (a pass over
@@ -67,6 +71,19 @@ public:
         for (auto& m : all.records)
             visit(std::move(m));
         return std::move(all.warnings);
+    }
+    /// scan() of the valid records of `metric` ("" = every metric): `keep` gets the stored series
+    /// key (core::series_key) and stage of each, in store order, and `visit` gets those records
+    /// `keep` says true for (every one when `keep` is empty). A store may read only the key of
+    /// the others (the default decodes all), and may skip other metrics' records undecoded.
+    virtual std::vector<std::string> scan_series(const std::string& metric, const KeyFilter& keep,
+                                                 const RecordVisitor& visit) {
+        return scan([&](core::Measurement&& m) {
+            if (!metric.empty() && m.metric != metric)
+                return;
+            if (!keep || keep(core::series_key(m), m.stage))
+                visit(std::move(m));
+        });
     }
     /// Append `records` atomically (all or nothing, never interleaved with another writer).
     virtual void append(const std::vector<core::Measurement>& records) = 0;

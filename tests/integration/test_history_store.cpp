@@ -1,5 +1,6 @@
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/json/benchmark_action_json.hpp"
+#include "adapters/json/measurement_json.hpp"
 #include "support/temp_dir.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -9,6 +10,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -62,7 +64,19 @@ TEST_CASE_METHOD(HistoryFile, "a torn last line is a warning and appends stay pa
     REQUIRE(load.warnings.size() == 1);
     CHECK_THAT(load.warnings[0], Catch::Contains(path + ":3") && Catch::Contains("torn"));
 
+    // The append writes in place after the torn line (same inode, every earlier byte kept) and
+    // starts a line of its own rather than glue onto it.
+    struct stat was {
+    }, is{};
+    REQUIRE(::stat(path.c_str(), &was) == 0);
+    const std::string torn = test::read_file(path);
     store.append({point("c", 3)});
+    REQUIRE(::stat(path.c_str(), &is) == 0);
+    CHECK(is.st_ino == was.st_ino);
+    const std::string grown = test::read_file(path);
+    REQUIRE(grown.size() > torn.size());
+    CHECK(grown.compare(0, torn.size(), torn) == 0);
+    CHECK(grown[torn.size()] == '\n');
     auto after = store.load();
     REQUIRE(after.records.size() == 3);
     CHECK(after.records[2].label == "c");
@@ -210,6 +224,68 @@ TEST_CASE_METHOD(HistoryFile,
     CHECK(store.load_matching({"lbm", "MLUPS", ""}).records.size() == 6);
     test::write_file(path, text + "garbage\n" + text);
     CHECK_THROWS_WITH(store.load_matching({"lbm", "MLUPS", ""}), Catch::Contains(path + ":31"));
+    // A record of the metric but of another series is read for its key only (a well-formed
+    // object): a bad field there is found by a load of its own series, not of this one.
+    const std::string bad_other = R"({"benchmark":"other","metric":"MLUPS","values":[1.0],)"
+                                  R"("label":"x","status":"bogus"})";
+    test::write_file(path, text + bad_other + "\n");
+    CHECK(store.load_matching({"lbm", "MLUPS", ""}).records.size() == 5);
+    CHECK_THROWS_WITH(store.load_matching({"other", "MLUPS", ""}),
+                      Catch::Contains(path + ":31") && Catch::Contains("status"));
+    const std::string bad_lbm = R"({"benchmark":"lbm","metric":"MLUPS","values":[1.0],)"
+                                R"("label":"x","status":"bogus"})";
+    test::write_file(path, text + bad_lbm + "\n");
+    CHECK_THROWS_WITH(store.load_matching({"lbm", "MLUPS", ""}), Catch::Contains(path + ":31"));
+}
+
+TEST_CASE("a record's key read quickly is the key of the decoded record, or not read at all",
+          "[adapters][history]") {
+    // record_key_from_json reads benchmark, metric, stage and the runner's testbed and gpu
+    // without decoding the line; whenever it answers, its answer is measurement_from_json's.
+    const std::vector<std::pair<std::string, bool>> lines = {
+        {R"({"benchmark":"lbm","metric":"MLUPS","label":"a","status":"ok","values":[1],"runner":{"gpu":"NVIDIA H200"}})",
+         true},
+        {R"({"benchmark":"\u006cbm","metric":"ML\"UPS","label":"a","status":"ok","values":[1],"stage":"daily"})",
+         true},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"runner":{"testbed":"","gpu":"Tesla V100"}})",
+         true},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"runner":{"testbed":"dgx","gpu":"H100"}})",
+         true},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"runner":null,"stage":""})",
+         true},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"stage":"hourly","commits":{"gpu":"x"}})",
+         true},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"environment":{"testbed":"x"},"runner":{}})",
+         true},
+        {R"({"benchmark":"a","benchmark":"b","metric":"MLUPS","label":"a","status":"ok","values":[1]})",
+         false},
+        {R"({"benchmark":1,"metric":"MLUPS","label":"a","status":"ok","values":[1]})", false},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"runner":["gpu"]})", false},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"runner":"H100"})", false},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"runner":{"gpu":7}})", false},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"runner":{"gpu":"a"},"runner":{"gpu":"b"}})",
+         false},
+        {R"({"metric":"MLUPS","label":"a","status":"ok","values":[1],"stage":"nightly"})", false},
+        {R"({"benchmark":"lbm","label":"a","status":"ok","values":[1]})", false},
+        {R"({"benchmark":"lbm","metric":"MLUPS","label":"a")", false},
+        {R"([{"benchmark":"lbm","metric":"MLUPS","label":"a","status":"ok","values":[1]}])", false},
+        {R"("lbm")", false},
+        {"{\"benchmark\":\"l\xff"
+         "bm\",\"metric\":\"MLUPS\",\"label\":\"a\"}",
+         false}, // not UTF-8
+    };
+    for (const auto& [line, readable] : lines) {
+        INFO(line);
+        const auto quick = adapters::record_key_from_json(line);
+        CHECK(quick.has_value() == readable);
+        if (!quick)
+            continue;
+        const auto m = adapters::measurement_from_json(line, "h:1");
+        CHECK(quick->key == core::series_key(m));
+        CHECK(quick->stage == m.stage);
+    }
+    // Nesting beyond the limit is refused, not recursed into.
+    CHECK_FALSE(adapters::record_key_from_json(R"({"metric":"m","x":)" + std::string(100000, '[')));
 }
 
 TEST_CASE("github-action-benchmark data.js is imported", "[adapters][import]") {

@@ -13,11 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <string_view>
 #include <unordered_map>
 
@@ -312,18 +314,7 @@ std::string read_history_text(const std::string& path) {
 }
 
 std::vector<std::string> JsonlHistoryStore::scan(const ports::RecordVisitor& visit) {
-    std::vector<std::string> warnings;
-    Reader r;
-    open_for_reading(m_path, r);
-    if (r.f.fd < 0)
-        return warnings;
-    for_each_line(r.f.fd, r.committed, m_path,
-                  [&](std::string_view line, std::size_t no, bool terminated) {
-                      core::Measurement m;
-                      if (decode_line(line, no, terminated, m_path, m, warnings))
-                          visit(std::move(m));
-                  });
-    return warnings;
+    return scan_series("", {}, visit);
 }
 
 ports::HistoryLoad JsonlHistoryStore::load() {
@@ -332,31 +323,46 @@ ports::HistoryLoad JsonlHistoryStore::load() {
     return out;
 }
 
-ports::HistoryLoad JsonlHistoryStore::load_matching(const ports::HistoryQuery& query) {
-    ports::HistoryLoad out;
+std::vector<std::string> JsonlHistoryStore::scan_series(const std::string& metric,
+                                                        const ports::KeyFilter& keep,
+                                                        const ports::RecordVisitor& visit) {
+    std::vector<std::string> warnings;
     Reader r;
     open_for_reading(m_path, r);
     if (r.f.fd < 0)
-        return out;
-    // A record of the series holds the benchmark's and the metric's names as JSON strings: a
-    // line without either (and without a backslash, which could spell them otherwise) is of
-    // another series and is only checked for its shape, not decoded.
-    std::vector<std::string> needles;
-    for (const auto* field : {&query.benchmark, &query.metric})
-        if (!field->empty())
-            if (auto n = plain_json_string(*field); !n.empty())
-                needles.push_back(std::move(n));
+        return warnings;
+    // A record of the metric holds its name as a JSON string: a line without it (and without a
+    // backslash, which could spell it otherwise) is of another metric and is only checked for
+    // its shape, not decoded. (Boyer-Moore-Horspool: the needle begins with '"', at which
+    // find() would stop every few bytes.) Of the metric's lines, those whose key `keep` refuses
+    // are only read for their key (and so checked to be well-formed JSON).
+    const std::string needle = metric.empty() ? "" : plain_json_string(metric);
+    const std::boyer_moore_horspool_searcher search(needle.begin(), needle.end());
+    auto take = [&](core::Measurement&& m) {
+        if (!metric.empty() && m.metric != metric)
+            return;
+        if (!keep || keep(core::series_key(m), m.stage))
+            visit(std::move(m));
+    };
     for_each_line(
         r.f.fd, r.committed, m_path, [&](std::string_view line, std::size_t no, bool terminated) {
-            if (terminated && object_shaped(line) && line.find('\\') == std::string_view::npos)
-                for (const auto& n : needles)
-                    if (line.find(n) == std::string_view::npos)
-                        return;
+            const bool plain =
+                terminated && object_shaped(line) && line.find('\\') == std::string_view::npos;
+            if (plain && !needle.empty() &&
+                std::search(line.begin(), line.end(), search) == line.end())
+                return;
             core::Measurement m;
-            if (decode_line(line, no, terminated, m_path, m, out.warnings) && query.matches(m))
-                out.records.push_back(std::move(m));
+            if (keep && terminated)
+                if (const auto k = record_key_from_json(line)) {
+                    if ((metric.empty() || k->key.metric == metric) && keep(k->key, k->stage) &&
+                        decode_line(line, no, terminated, m_path, m, warnings))
+                        visit(std::move(m));
+                    return;
+                }
+            if (decode_line(line, no, terminated, m_path, m, warnings))
+                take(std::move(m));
         });
-    return out;
+    return warnings;
 }
 
 void JsonlHistoryStore::append(const std::vector<core::Measurement>& records) {

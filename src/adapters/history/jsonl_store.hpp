@@ -23,10 +23,12 @@ public:
     explicit JsonlHistoryStore(std::string path) : m_path(std::move(path)) {}
     /// Read every valid record (missing file = empty history).
     ports::HistoryLoad load() override;
-    /// The records of `query`'s series; other lines are checked for shape only.
-    ports::HistoryLoad load_matching(const ports::HistoryQuery& query) override;
     /// Every valid record to `visit`, in file order, one at a time.
     std::vector<std::string> scan(const ports::RecordVisitor& visit) override;
+    /// The records of `metric` to `keep` and `visit`: other metrics' lines are checked for
+    /// shape only, and lines whose key `keep` refuses for being well-formed JSON only.
+    std::vector<std::string> scan_series(const std::string& metric, const ports::KeyFilter& keep,
+                                         const ports::RecordVisitor& visit) override;
     /// Append `records` atomically and never interleaved with another writer.
     void append(const std::vector<core::Measurement>& records) override;
     /// Append those of `records` whose line is not in the file yet (under the same lock).

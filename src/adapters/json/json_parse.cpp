@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -133,6 +134,130 @@ std::optional<JsonParseError> parse_json(rapidjson::Document& doc, std::string_v
     if (exact)
         return parse_with<kParseNumbersAsStringsFlag>(doc, text);
     return parse_with<kParseDefaultFlags>(doc, text);
+}
+
+namespace {
+
+/// The SAX handler of read_string_fields: records the named strings, fails on anything that
+/// makes the quick look unsure.
+class FieldReader {
+public:
+    explicit FieldReader(const std::vector<std::string_view>& fields)
+        : m_fields(fields), m_out(fields.size()) {}
+    bool Null() { return scalar(true); }
+    bool Bool(bool) { return scalar(false); }
+    bool Int(int) { return scalar(false); }
+    bool Uint(unsigned) { return scalar(false); }
+    bool Int64(std::int64_t) { return scalar(false); }
+    bool Uint64(std::uint64_t) { return scalar(false); }
+    bool Double(double) { return scalar(false); }
+    bool RawNumber(const char*, SizeType, bool) { return scalar(false); }
+    bool String(const char* s, SizeType n, bool) {
+        if (m_depth == 0)
+            return false; // not an object
+        const int i = named();
+        if (i < 0)
+            return scalar(false);
+        auto& slot = m_out[static_cast<std::size_t>(i)];
+        if (slot)
+            return false; // twice: which one counts is the full parse's business
+        slot.emplace(s, n);
+        return true;
+    }
+    bool Key(const char* s, SizeType n, bool) {
+        m_key.assign(s, n);
+        return true;
+    }
+    bool StartObject() {
+        if (m_depth == 0) {
+            ++m_depth;
+            return true;
+        }
+        if (m_depth == 1 && is_outer(m_key)) {
+            m_outer = m_key;
+            if (!m_seen_outer.insert(m_outer).second)
+                return false;
+        } else if (named() >= 0) {
+            return false;
+        }
+        return open(false);
+    }
+    bool EndObject(SizeType) { return close(); }
+    bool StartArray() {
+        if (m_depth == 0 || named() >= 0 || (m_depth == 1 && is_outer(m_key)))
+            return false;
+        return open(true);
+    }
+    bool EndArray(SizeType) { return close(); }
+    std::vector<std::optional<std::string>> take() { return std::move(m_out); }
+
+private:
+    /// Index of the field the current value is, or -1.
+    int named() const {
+        if (m_depth == 1 && !m_in_array)
+            return index(m_key);
+        if (m_depth == 2 && !m_outer.empty() && !m_in_array)
+            return index(m_outer + "." + m_key);
+        return -1;
+    }
+    int index(const std::string& path) const {
+        for (std::size_t i = 0; i < m_fields.size(); ++i)
+            if (m_fields[i] == path)
+                return static_cast<int>(i);
+        return -1;
+    }
+    bool is_outer(const std::string& name) const {
+        for (auto f : m_fields)
+            if (f.size() > name.size() && f[name.size()] == '.' && f.starts_with(name))
+                return true;
+        return false;
+    }
+    bool scalar(bool null) {
+        if (m_depth == 0)
+            return false; // not an object
+        if (named() >= 0)
+            return false;
+        return !(m_depth == 1 && !m_in_array && is_outer(m_key) && !null);
+    }
+    bool open(bool array) {
+        if (m_depth >= k_max_json_depth)
+            return false;
+        m_kinds.push_back(m_in_array);
+        ++m_depth;
+        m_in_array = array;
+        return true;
+    }
+    bool close() {
+        if (--m_depth == 1)
+            m_outer.clear();
+        if (!m_kinds.empty()) {
+            m_in_array = m_kinds.back();
+            m_kinds.pop_back();
+        }
+        return true;
+    }
+
+    const std::vector<std::string_view>& m_fields;
+    std::vector<std::optional<std::string>> m_out;
+    std::string m_key;
+    std::string m_outer; ///< the top-level object member being read, when one holds fields
+    std::set<std::string> m_seen_outer;
+    std::vector<bool> m_kinds; ///< per open level below the top: whether the one above is an array
+    unsigned m_depth = 0;
+    bool m_in_array = false;
+};
+
+} // namespace
+
+std::optional<std::vector<std::optional<std::string>>>
+read_string_fields(std::string_view text, const std::vector<std::string_view>& fields) {
+    rapidjson::MemoryStream ms(text.data(), text.size());
+    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> in(ms);
+    FieldReader handler(fields);
+    rapidjson::Reader reader;
+    if (reader.Parse<rapidjson::kParseValidateEncodingFlag>(in, handler).IsError())
+        return std::nullopt;
+    return handler.take();
 }
 
 } // namespace perfsweep::adapters

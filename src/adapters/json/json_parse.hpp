@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfsweep::adapters {
 
@@ -38,5 +39,14 @@ enum class JsonNumbers { rapidjson, exact };
 std::optional<JsonParseError> parse_json(rapidjson::Document& doc, std::string_view text,
                                          JsonUtf8 utf8 = JsonUtf8::trust,
                                          JsonNumbers numbers = JsonNumbers::rapidjson);
+
+/// A few string members of one JSON object, read without building a document (a quick look at a
+/// record's identity): for each of `fields`, a top-level member ("name") or a member of a
+/// top-level object ("outer.inner"), its value, or nullopt when absent (or its object is null).
+/// nullopt overall when `text` is anything but one well-formed object (UTF-8 checked, nesting
+/// within k_max_json_depth), or a named member is there twice or is not a string, or the outer
+/// member of a named one is neither an object nor null: parse_json then tells the whole story.
+std::optional<std::vector<std::optional<std::string>>>
+read_string_fields(std::string_view text, const std::vector<std::string_view>& fields);
 
 } // namespace perfsweep::adapters

@@ -175,4 +175,24 @@ core::Measurement measurement_from_json(std::string_view json, const std::string
     return m;
 }
 
+std::optional<RecordKey> record_key_from_json(std::string_view json) {
+    static const std::vector<std::string_view> fields = {"benchmark", "metric", "stage",
+                                                         "runner.testbed", "runner.gpu"};
+    auto got = read_string_fields(json, fields);
+    if (!got || !(*got)[1])
+        return std::nullopt;
+    auto& f = *got;
+    RecordKey out;
+    if (f[2] && !f[2]->empty()) {
+        const auto stage = core::parse_stage(*f[2]);
+        if (!stage)
+            return std::nullopt;
+        out.stage = *stage;
+    }
+    out.key.benchmark = f[0].value_or("");
+    out.key.metric = std::move(*f[1]);
+    out.key.testbed = core::testbed_of(f[3] ? &*f[3] : nullptr, f[4] ? &*f[4] : nullptr);
+    return out;
+}
+
 } // namespace perfsweep::adapters
