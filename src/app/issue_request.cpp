@@ -1,5 +1,6 @@
 #include "app/issue_request.hpp"
 
+#include "core/exit_code.hpp"
 #include "report/markdown.hpp"
 
 namespace perfsweep::app {
@@ -14,7 +15,7 @@ std::string accepted_comment(const core::IssueRequestValues& v) {
         s += ", metric " + report::escape_markdown(v.metric);
     if (!v.threshold.empty())
         s += ", threshold " + v.threshold;
-    if (v.mode == "exit-code")
+    if (v.mode == core::to_string(core::RunMode::exit_code))
         s += ", judged by the test's exit status (crash and failure hunt)";
     return s + ". The report follows in a separate comment.\n";
 }

@@ -1,5 +1,6 @@
 #include "app/jax_toolbox.hpp"
 
+#include "util/enum_names.hpp"
 #include "util/error.hpp"
 
 #include <filesystem>
@@ -111,13 +112,15 @@ JaxToolboxApplied apply_jax_toolbox(const JaxToolboxRequest& q, ports::RunnerCon
     } else if (const auto g = core::parse_jtb_generation(q.generation)) {
         out.generation = *g;
     } else {
-        throw_usage("--jax-toolbox '" + q.generation + "': expected auto, jax or nightly");
+        throw_usage("--jax-toolbox '" + q.generation + "': expected auto, " +
+                    util::enum_choices(core::k_jtb_generation_names));
     }
     core::JtbSetup s;
     s.generation = out.generation;
     const auto sources = core::parse_jtb_sources(q.sources);
     if (!sources)
-        throw_usage("--jax-toolbox-sources '" + q.sources + "': expected image or mounted");
+        throw_usage("--jax-toolbox-sources '" + q.sources + "': expected " +
+                    util::enum_choices(core::k_jtb_sources_names));
     s.sources = *sources;
     s.repos = q.repos;
     s.image_date = core::jtb_date_of_image(rc.image);

@@ -24,7 +24,8 @@ bool exit_code_mode_of(const OptionValues& v) {
     const std::string t = v.text("check");
     const auto m = core::parse_run_mode(t);
     if (!m)
-        throw_usage(v.describe("check") + " '" + t + "': expected metric or exit-code");
+        throw_usage(v.describe("check") + " '" + t + "': expected " +
+                    util::enum_choices(core::k_run_mode_names));
     return *m == core::RunMode::exit_code;
 }
 

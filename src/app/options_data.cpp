@@ -2,6 +2,7 @@
 
 #include "app/daily.hpp"
 #include "core/import_formats.hpp"
+#include "util/enum_names.hpp"
 #include "util/error.hpp"
 
 namespace perfsweep::app {
@@ -14,8 +15,8 @@ std::optional<core::ImportFormat> format_of(const OptionValues& v) {
     const std::string t = v.text("format");
     const auto f = core::parse_import_format(t);
     if (!f)
-        throw_usage(v.describe("format") + " '" + t +
-                    "': expected csv, grep, benchmark-action or jsonl");
+        throw_usage(v.describe("format") + " '" + t + "': expected " +
+                    util::enum_choices(core::k_import_format_names));
     return *f;
 }
 
@@ -45,14 +46,11 @@ RecordCommand resolve_record(const OptionValues& v) {
     r.output_file = v.text("benchmark-output");
     r.metric_regex = v.text("metric-regex");
     const std::string match = v.text("match");
-    if (match == "all")
-        r.match = MatchPolicy::all;
-    else if (match == "first")
-        r.match = MatchPolicy::first;
-    else if (match == "last")
-        r.match = MatchPolicy::last;
-    else
-        throw_usage(v.describe("match") + " '" + match + "': expected all, first or last");
+    const auto policy = util::parse_enum(k_match_policy_names, match);
+    if (!policy)
+        throw_usage(v.describe("match") + " '" + match + "': expected " +
+                    util::enum_choices(k_match_policy_names));
+    r.match = *policy;
     r.base.label = v.text("label");
     r.base.image = v.text("image");
     r.base.digest = v.text("digest");

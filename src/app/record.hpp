@@ -3,6 +3,7 @@
 
 #include "core/model.hpp"
 #include "ports/adapters.hpp"
+#include "util/enum_names.hpp"
 
 #include <optional>
 #include <string>
@@ -12,6 +13,13 @@ namespace perfsweep::app {
 
 /// Which regex matches `record` keeps when the output holds several.
 enum class MatchPolicy { all, first, last };
+
+/// The names of MatchPolicy, as --match takes them.
+inline constexpr util::EnumName<MatchPolicy> k_match_policy_names[] = {
+    {MatchPolicy::all, "all"},
+    {MatchPolicy::first, "first"},
+    {MatchPolicy::last, "last"},
+};
 
 /// What `perfsweep record` needs. Text fields come straight from the command line.
 struct RecordRequest {

@@ -10,7 +10,7 @@ namespace perfsweep::core {
 
 namespace {
 
-constexpr util::EnumName<CompareVerdict> k_verdict_names[] = {
+constexpr util::EnumName<CompareVerdict> k_compare_verdict_names[] = {
     {CompareVerdict::regression, "regression"},
     {CompareVerdict::improvement, "improvement"},
     {CompareVerdict::same, "same"},
@@ -65,7 +65,7 @@ CompareEstimate interval(double mean, double se, double dof, double sd, std::siz
 } // namespace
 
 std::string_view to_string(CompareVerdict v) {
-    return util::enum_name(k_verdict_names, v, "inconclusive");
+    return util::enum_name(k_compare_verdict_names, v, "inconclusive");
 }
 
 std::vector<int> look_schedule(const CompareOptions& o) {

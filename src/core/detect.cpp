@@ -778,29 +778,19 @@ DetectResult detect_failures(const std::vector<Measurement>& series, const Detec
 }
 
 std::string_view to_string(PointOrder o) {
-    switch (o) {
-    case PointOrder::label_time:
-        return "label dates";
-    case PointOrder::timestamp:
-        return "timestamps";
-    case PointOrder::file:
-        break;
-    }
-    return "file order";
+    return util::enum_name(k_point_order_names, o, "file order");
+}
+
+std::optional<PointOrder> parse_point_order(std::string_view s) {
+    return util::parse_enum(k_point_order_names, s);
 }
 
 std::string_view to_string(Verdict v) {
-    switch (v) {
-    case Verdict::regression:
-        return "regression";
-    case Verdict::improvement:
-        return "improvement";
-    case Verdict::no_regression:
-        return "no_regression";
-    case Verdict::inconclusive:
-        break;
-    }
-    return "inconclusive";
+    return util::enum_name(k_verdict_names, v, "inconclusive");
+}
+
+std::optional<Verdict> parse_verdict(std::string_view s) {
+    return util::parse_enum(k_verdict_names, s);
 }
 
 } // namespace perfsweep::core

@@ -3,8 +3,10 @@
 // Result types live here so that report and other stages can use them. Pure.
 
 #include "core/model.hpp"
+#include "util/enum_names.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,8 +36,23 @@ enum class PointOrder {
     file,       ///< neither: the order of the input, which may not be time order
 };
 
+/// The names of PointOrder, as the JSON's "order" and the reports print them.
+inline constexpr util::EnumName<PointOrder> k_point_order_names[] = {
+    {PointOrder::label_time, "label dates"},
+    {PointOrder::timestamp, "timestamps"},
+    {PointOrder::file, "file order"},
+};
+
 /// The verdict about the latest level.
 enum class Verdict { regression, improvement, no_regression, inconclusive };
+
+/// The names of Verdict, as the JSON's "verdict" and the reports print them.
+inline constexpr util::EnumName<Verdict> k_verdict_names[] = {
+    {Verdict::regression, "regression"},
+    {Verdict::improvement, "improvement"},
+    {Verdict::no_regression, "no_regression"},
+    {Verdict::inconclusive, "inconclusive"},
+};
 
 /// One level shift between two adjacent segments.
 /// (The levels are medians of each segment's point medians; p_value is the two-sided t-test of
@@ -124,10 +141,14 @@ bool is_exit_code_series(const std::vector<Measurement>& series);
 DetectResult detect_failures(const std::vector<Measurement>& series,
                              const DetectOptions& options = {});
 
-/// "label dates" / "timestamps" / "file order".
+/// "label dates" / "timestamps" / "file order" (k_point_order_names).
 std::string_view to_string(PointOrder o);
-/// "regression" / "improvement" / "no_regression" / "inconclusive".
+/// Parse a point order name (k_point_order_names); nullopt otherwise.
+std::optional<PointOrder> parse_point_order(std::string_view s);
+/// "regression" / "improvement" / "no_regression" / "inconclusive" (k_verdict_names).
 std::string_view to_string(Verdict v);
+/// Parse a verdict name (k_verdict_names); nullopt otherwise.
+std::optional<Verdict> parse_verdict(std::string_view s);
 /// The process exit code for `v` (util/exit_codes.hpp: 1, 5, 0, 4); defined with the other
 /// commands' exit codes in core/exit_policy.cpp.
 int exit_code_for(Verdict v);

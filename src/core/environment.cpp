@@ -10,6 +10,11 @@ namespace perfsweep::core {
 
 namespace {
 
+constexpr util::EnumName<Cause> k_cause_names[] = {
+    {Cause::environment, "environment"}, {Cause::source, "source"}, {Cause::both, "both"},
+    {Cause::unknown, "unknown"},         {Cause::none, "none"},
+};
+
 bool key_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-' ||
            c == '/';
@@ -167,19 +172,7 @@ BuildFingerprint build_fingerprint(const std::vector<Measurement>& records) {
 }
 
 std::string_view to_string(Cause c) {
-    switch (c) {
-    case Cause::environment:
-        return "environment";
-    case Cause::source:
-        return "source";
-    case Cause::both:
-        return "both";
-    case Cause::unknown:
-        return "unknown";
-    case Cause::none:
-        return "none";
-    }
-    return "unknown";
+    return util::enum_name(k_cause_names, c, "unknown");
 }
 
 bool built_from_repo(std::string_view key, std::string_view repo) {

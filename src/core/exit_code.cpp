@@ -12,6 +12,13 @@ namespace perfsweep::core {
 
 namespace {
 
+constexpr util::EnumName<ExitVerdict> k_exit_verdict_names[] = {
+    {ExitVerdict::good, "good"},
+    {ExitVerdict::bad, "bad"},
+    {ExitVerdict::skip, "skip"},
+    {ExitVerdict::abort, "abort"},
+};
+
 std::string exit_rate_percent(double rate) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f %%", std::round(rate * 100));
@@ -25,15 +32,11 @@ std::string counts(const PassFail& p) {
 } // namespace
 
 std::string_view to_string(RunMode m) {
-    return m == RunMode::exit_code ? "exit-code" : "metric";
+    return util::enum_name(k_run_mode_names, m, "metric");
 }
 
 std::optional<RunMode> parse_run_mode(std::string_view s) {
-    if (s == "metric")
-        return RunMode::metric;
-    if (s == "exit-code" || s == "exit_code")
-        return RunMode::exit_code;
-    return std::nullopt;
+    return util::parse_enum(k_run_mode_names, s);
 }
 
 ExitVerdict classify_exit_code(int code) {
@@ -49,17 +52,7 @@ ExitVerdict classify_exit_code(int code) {
 }
 
 std::string_view to_string(ExitVerdict v) {
-    switch (v) {
-    case ExitVerdict::good:
-        return "good";
-    case ExitVerdict::bad:
-        return "bad";
-    case ExitVerdict::skip:
-        return "skip";
-    case ExitVerdict::abort:
-        return "abort";
-    }
-    return "abort";
+    return util::enum_name(k_exit_verdict_names, v, "abort");
 }
 
 std::optional<int> abort_code(const Measurement& m) {

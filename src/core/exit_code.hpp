@@ -3,6 +3,7 @@
 // pass/fail counts and wording built on it (pure).
 
 #include "core/model.hpp"
+#include "util/enum_names.hpp"
 
 #include <optional>
 #include <string>
@@ -14,7 +15,14 @@ namespace perfsweep::core {
 /// How a point is judged: by a metric read from the output (default) or by the exit status.
 enum class RunMode { metric, exit_code };
 
-/// "metric" / "exit-code".
+/// The names of RunMode (--check, the JSON's "mode"); "exit_code" is another accepted spelling.
+inline constexpr util::EnumName<RunMode> k_run_mode_names[] = {
+    {RunMode::metric, "metric"},
+    {RunMode::exit_code, "exit-code"},
+    {RunMode::exit_code, "exit_code"},
+};
+
+/// "metric" / "exit-code" (k_run_mode_names).
 std::string_view to_string(RunMode m);
 /// Parse "metric" / "exit-code" (also "exit_code"); nullopt otherwise.
 std::optional<RunMode> parse_run_mode(std::string_view s);

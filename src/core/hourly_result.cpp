@@ -2,16 +2,6 @@
 
 namespace perfsweep::core {
 
-namespace {
-
-constexpr util::EnumName<HourlyConclusion> k_conclusion_names[] = {
-    {HourlyConclusion::planned, "planned"},           {HourlyConclusion::window, "window"},
-    {HourlyConclusion::culprit, "culprit"},           {HourlyConclusion::no_change, "no_change"},
-    {HourlyConclusion::inconclusive, "inconclusive"},
-};
-
-} // namespace
-
 std::string_view to_string(HourlyConclusion c) {
     return util::enum_name(k_conclusion_names, c, "inconclusive");
 }

@@ -5,6 +5,7 @@
 #include "core/exit_code.hpp"
 #include "core/source_states.hpp"
 #include "core/spend.hpp"
+#include "util/enum_names.hpp"
 #include "util/time.hpp"
 
 #include <map>
@@ -24,7 +25,14 @@ enum class HourlyConclusion {
     inconclusive ///< a window end failed, the budget ran out, or no level change was located
 };
 
-/// "planned" / "window" / "culprit" / "no_change" / "inconclusive".
+/// The names of HourlyConclusion, as the JSON's "conclusion" holds them.
+inline constexpr util::EnumName<HourlyConclusion> k_conclusion_names[] = {
+    {HourlyConclusion::planned, "planned"},           {HourlyConclusion::window, "window"},
+    {HourlyConclusion::culprit, "culprit"},           {HourlyConclusion::no_change, "no_change"},
+    {HourlyConclusion::inconclusive, "inconclusive"},
+};
+
+/// "planned" / "window" / "culprit" / "no_change" / "inconclusive" (k_conclusion_names).
 std::string_view to_string(HourlyConclusion c);
 /// Parse a conclusion name; nullopt otherwise.
 std::optional<HourlyConclusion> parse_hourly_conclusion(std::string_view s);

@@ -241,32 +241,18 @@ std::optional<Direction> direction_for_unit(std::string_view unit_text) {
 }
 
 std::string_view to_string(ImportFormat f) {
-    switch (f) {
-    case ImportFormat::csv:
-        return "csv";
-    case ImportFormat::grep:
-        return "grep";
-    case ImportFormat::benchmark_action:
-        return "benchmark-action";
-    case ImportFormat::jsonl:
-        break;
-    }
-    return "jsonl";
+    return util::enum_name(k_import_format_names, f, "jsonl");
 }
 
 std::optional<ImportFormat> parse_import_format(std::string_view s) {
-    for (auto f : {ImportFormat::csv, ImportFormat::grep, ImportFormat::benchmark_action,
-                   ImportFormat::jsonl})
-        if (s == to_string(f))
-            return f;
-    return std::nullopt;
+    return util::parse_enum(k_import_format_names, s);
 }
 
 ImportFormat detect_import_format(std::string_view text, const std::string& file) {
     const std::string_view body = util::trim(text);
     if (body.empty())
-        throw_usage(file + ": the file is empty; expected csv, grep, benchmark-action or jsonl "
-                           "data");
+        throw_usage(file + ": the file is empty; expected " +
+                    util::enum_choices(k_import_format_names) + " data");
     if (body.starts_with("window.BENCHMARK_DATA"))
         return ImportFormat::benchmark_action;
     const std::string first = util::strip_ansi(lines_of(body).front());

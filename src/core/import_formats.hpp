@@ -3,6 +3,7 @@
 // output of `grep METRIC OUT*`. JSON-based formats are parsed by adapters (adapters/json).
 
 #include "core/model.hpp"
+#include "util/enum_names.hpp"
 
 #include <optional>
 #include <string>
@@ -14,9 +15,17 @@ namespace perfsweep::core {
 /// A file format `import` and `detect --input` understand.
 enum class ImportFormat { csv, grep, benchmark_action, jsonl };
 
-/// "csv" / "grep" / "benchmark-action" / "jsonl".
+/// The names of ImportFormat, as --format takes them.
+inline constexpr util::EnumName<ImportFormat> k_import_format_names[] = {
+    {ImportFormat::csv, "csv"},
+    {ImportFormat::grep, "grep"},
+    {ImportFormat::benchmark_action, "benchmark-action"},
+    {ImportFormat::jsonl, "jsonl"},
+};
+
+/// "csv" / "grep" / "benchmark-action" / "jsonl" (k_import_format_names).
 std::string_view to_string(ImportFormat f);
-/// Parse a --format value; nullopt when unknown.
+/// Parse a --format value (k_import_format_names); nullopt when unknown.
 std::optional<ImportFormat> parse_import_format(std::string_view s);
 
 /// Guess the format of `text` from its first line. Throws perfsweep::Error (usage) naming `file`

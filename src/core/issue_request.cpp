@@ -1,6 +1,8 @@
 #include "core/issue_request.hpp"
 
 #include "core/date_range.hpp"
+#include "core/exit_code.hpp"
+#include "util/enum_names.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -171,10 +173,10 @@ void take_value(const std::string& where, const std::string& key, const std::str
         else
             values.metric = value;
     } else if (key == "mode") {
-        if (value == "metric" || value == "exit-code")
+        if (value == to_string(RunMode::metric) || value == to_string(RunMode::exit_code))
             values.mode = value;
         else
-            problems.push_back(where + ": 'mode' is not metric or exit-code");
+            problems.push_back(where + ": 'mode' is not " + util::enum_choices(k_run_mode_names));
     } else if (auto t = normalize_threshold(value)) {
         values.threshold = *t;
     } else {

@@ -252,15 +252,11 @@ bool is_repo_name(std::string_view s) {
 } // namespace
 
 std::string_view to_string(JtbGeneration g) {
-    return g == JtbGeneration::jax ? "jax" : "nightly";
+    return util::enum_name(k_jtb_generation_names, g, "nightly");
 }
 
 std::optional<JtbGeneration> parse_jtb_generation(std::string_view s) {
-    if (s == "jax")
-        return JtbGeneration::jax;
-    if (s == "nightly")
-        return JtbGeneration::nightly;
-    return std::nullopt;
+    return util::parse_enum(k_jtb_generation_names, s);
 }
 
 std::optional<JtbGeneration> jtb_generation_of_image(std::string_view image) {
@@ -325,15 +321,11 @@ std::string check_build_jax_args(const BuildJaxScript& script,
 }
 
 std::string_view to_string(JtbSources s) {
-    return s == JtbSources::image ? "image" : "mounted";
+    return util::enum_name(k_jtb_sources_names, s, "mounted");
 }
 
 std::optional<JtbSources> parse_jtb_sources(std::string_view s) {
-    if (s == "image")
-        return JtbSources::image;
-    if (s == "mounted")
-        return JtbSources::mounted;
-    return std::nullopt;
+    return util::parse_enum(k_jtb_sources_names, s);
 }
 
 std::vector<CherryPick> parse_cherry_picks(std::string_view spec, std::string_view where) {

@@ -4,6 +4,8 @@
 // inside the kept container for each source state (move the image's clones to the state by SHA
 // or build the mounted host clones, apply fix commits, call build-jax.sh).
 
+#include "util/enum_names.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -18,7 +20,13 @@ enum class JtbGeneration {
     nightly, ///< ghcr.io/nvidia/jax:nightly-YYYY-MM-DD (2023): /opt/NAME-source, wheels in dist/
 };
 
-/// "jax" or "nightly".
+/// The names of JtbGeneration, as --jax-toolbox takes them.
+inline constexpr util::EnumName<JtbGeneration> k_jtb_generation_names[] = {
+    {JtbGeneration::jax, "jax"},
+    {JtbGeneration::nightly, "nightly"},
+};
+
+/// "jax" or "nightly" (k_jtb_generation_names).
 std::string_view to_string(JtbGeneration g);
 
 /// Parse "jax" / "nightly"; nullopt for anything else.
@@ -81,7 +89,13 @@ enum class JtbSources {
     mounted, ///< the host clones mounted over the image's source directories
 };
 
-/// "image" or "mounted".
+/// The names of JtbSources, as --jax-toolbox-sources takes them.
+inline constexpr util::EnumName<JtbSources> k_jtb_sources_names[] = {
+    {JtbSources::image, "image"},
+    {JtbSources::mounted, "mounted"},
+};
+
+/// "image" or "mounted" (k_jtb_sources_names).
 std::string_view to_string(JtbSources s);
 
 /// Parse "image" / "mounted"; nullopt for anything else.

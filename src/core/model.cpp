@@ -27,11 +27,6 @@ constexpr util::EnumName<Stage> k_stage_names[] = {
     {Stage::hourly, "hourly"},
     {Stage::commit, "commit"},
 };
-constexpr util::EnumName<ChangeKind> k_change_kind_names[] = {
-    {ChangeKind::regression, "regression"},
-    {ChangeKind::improvement, "improvement"},
-    {ChangeKind::unknown, "unknown"},
-};
 constexpr util::EnumName<StateStatus> k_state_status_names[] = {
     {StateStatus::planned, "planned"},
     {StateStatus::untested, "untested"},

@@ -98,7 +98,14 @@ std::string_view to_string(Direction d);
 std::string_view to_string(Status s);
 /// "record" / "daily" / "hourly" / "commit".
 std::string_view to_string(Stage s);
-/// "regression" / "improvement" / "unknown".
+/// The names of ChangeKind, as the JSON's "kind" of a change holds them.
+inline constexpr util::EnumName<ChangeKind> k_change_kind_names[] = {
+    {ChangeKind::regression, "regression"},
+    {ChangeKind::improvement, "improvement"},
+    {ChangeKind::unknown, "unknown"},
+};
+
+/// "regression" / "improvement" / "unknown" (k_change_kind_names).
 std::string_view to_string(ChangeKind k);
 /// Parse "higher"/"lower" (also "higher_is_better"/"lower_is_better"); nullopt otherwise.
 std::optional<Direction> parse_direction(std::string_view s);

@@ -5,33 +5,11 @@
 namespace perfsweep::core {
 
 std::string_view to_string(ResultKind k) {
-    switch (k) {
-    case ResultKind::detect:
-        return "detect";
-    case ResultKind::daily:
-        return "daily";
-    case ResultKind::hourly:
-        return "hourly";
-    case ResultKind::investigate:
-        return "investigate";
-    }
-    return "investigate";
+    return util::enum_name(k_result_kind_names, k, "investigate");
 }
 
 std::optional<ResultKind> parse_result_kind(std::string_view s) {
-    for (auto k :
-         {ResultKind::detect, ResultKind::daily, ResultKind::hourly, ResultKind::investigate})
-        if (s == to_string(k))
-            return k;
-    return std::nullopt;
-}
-
-std::optional<Verdict> parse_verdict(std::string_view s) {
-    for (auto v :
-         {Verdict::regression, Verdict::improvement, Verdict::no_regression, Verdict::inconclusive})
-        if (s == to_string(v))
-            return v;
-    return std::nullopt;
+    return util::parse_enum(k_result_kind_names, s);
 }
 
 ResultKind kind_of(const ResultDocument& doc) {

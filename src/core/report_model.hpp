@@ -8,6 +8,7 @@
 #include "core/hourly_result.hpp"
 #include "core/series.hpp"
 #include "core/spend.hpp"
+#include "util/enum_names.hpp"
 
 #include <cstddef>
 #include <map>
@@ -26,14 +27,18 @@ inline constexpr int k_result_format_version = 2;
 /// What a result document holds.
 enum class ResultKind { detect, daily, hourly, investigate };
 
-/// "detect" / "daily" / "hourly" / "investigate".
-std::string_view to_string(ResultKind k);
-/// Parse a result kind; nullopt otherwise.
-std::optional<ResultKind> parse_result_kind(std::string_view s);
+/// The names of ResultKind, as the JSON's "kind" holds them.
+inline constexpr util::EnumName<ResultKind> k_result_kind_names[] = {
+    {ResultKind::detect, "detect"},
+    {ResultKind::daily, "daily"},
+    {ResultKind::hourly, "hourly"},
+    {ResultKind::investigate, "investigate"},
+};
 
-/// Parse a verdict name ("regression", "improvement", "no_regression", "inconclusive"); nullopt
-/// otherwise.
-std::optional<Verdict> parse_verdict(std::string_view s);
+/// "detect" / "daily" / "hourly" / "investigate" (k_result_kind_names).
+std::string_view to_string(ResultKind k);
+/// Parse a result kind (k_result_kind_names); nullopt otherwise.
+std::optional<ResultKind> parse_result_kind(std::string_view s);
 
 /// One regression the pipeline narrowed: a daily boundary and, when it ran, its hourly result.
 struct NarrowedRegression {

@@ -1,6 +1,7 @@
 #include "core/series_view.hpp"
 
 #include "core/stats.hpp"
+#include "util/enum_names.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -10,6 +11,11 @@
 namespace perfsweep::core {
 
 namespace {
+
+constexpr util::EnumName<AxisKind> k_axis_kind_names[] = {
+    {AxisKind::time, "time"},
+    {AxisKind::order, "order"},
+};
 
 /// UTC seconds of a label that is a date (its midnight) or an ISO 8601 time.
 std::optional<double> view_label_time(const std::string& label) {
@@ -155,6 +161,10 @@ void view_add_narrowed(SeriesView& v, const Investigation& inv, std::size_t inde
 }
 
 } // namespace
+
+std::string_view to_string(AxisKind a) {
+    return util::enum_name(k_axis_kind_names, a, "order");
+}
 
 SeriesKey investigation_series(const Investigation& inv) {
     SeriesKey key{inv.detect.benchmark, inv.detect.metric, {}};

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace perfsweep::core {
@@ -20,6 +21,9 @@ namespace perfsweep::core {
 /// What the x axis of a series is: UTC time (labels or timestamps are times) or the position of
 /// the point in file order.
 enum class AxisKind { time, order };
+
+/// "time" / "order" (the dashboard's data-axis attribute and its chart JSON's "axis").
+std::string_view to_string(AxisKind a);
 
 /// One point of a series (all records of one label).
 struct ViewPoint {

@@ -658,7 +658,7 @@ std::string render_series_chart(const core::SeriesView& v, const ChartOptions& o
     std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 " +
                       svg_num(o.width) + " " + svg_num(o.height) + "\" role=\"img\"" +
                       svg_attr("aria-label", "chart of " + core::to_string(v.key)) +
-                      svg_attr("data-axis", v.axis == core::AxisKind::time ? "time" : "order") +
+                      svg_attr("data-axis", std::string(core::to_string(v.axis))) +
                       svg_attr("data-x0", svg_num(l.x0)) + svg_attr("data-x1", svg_num(l.x1)) +
                       svg_attr("data-t0", util::format_fixed(l.d0, 3)) +
                       svg_attr("data-t1", util::format_fixed(l.d1, 3)) + ">";
@@ -777,7 +777,7 @@ std::string chart_data_json(const core::SeriesView& v, const ChartOptions& o) {
     const ChartLayout l = chart_layout(v, o);
     util::JsonWriter w(false);
     w.begin_object();
-    w.member("axis", v.axis == core::AxisKind::time ? "time" : "order");
+    w.member("axis", core::to_string(v.axis));
     w.member("x0", l.x0).member("x1", l.x1).member("y0", l.y0).member("y1", l.y1);
     w.member("t0", l.d0).member("t1", l.d1).member("v0", l.v0).member("v1", l.v1);
     w.member("unit", v.detect.failure_rates ? std::string("failure rate") : v.unit);

@@ -1,6 +1,7 @@
 #include "report/result_json.hpp"
 
 #include "core/environment.hpp"
+#include "core/exit_code.hpp"
 #include "core/stats.hpp"
 #include "util/json_writer.hpp"
 #include "util/time.hpp"
@@ -69,7 +70,7 @@ void failure_log(JsonWriter& w, const core::FailureLog& f) {
 }
 
 std::string_view mode_name(bool exit_code) {
-    return exit_code ? "exit-code" : "metric";
+    return core::to_string(exit_code ? core::RunMode::exit_code : core::RunMode::metric);
 }
 
 void detect_fields(JsonWriter& w, const core::DetectResult& r) {

@@ -35,8 +35,10 @@ constexpr std::optional<E> parse_enum(const EnumName<E> (&table)[N], std::string
     return std::nullopt;
 }
 
-/// "a, b or c": the names of `table` (each value's first name), for messages.
-template <class E, std::size_t N> std::string enum_choices(const EnumName<E> (&table)[N]) {
+/// "a, b or c": the names of `table` (each value's first name), for messages; each name between
+/// two `quote`s when one is given ("\"a\", \"b\" or \"c\"").
+template <class E, std::size_t N>
+std::string enum_choices(const EnumName<E> (&table)[N], std::string_view quote = {}) {
     std::string out;
     std::size_t n = 0, shown = 0;
     for (std::size_t i = 0; i < N; ++i)
@@ -46,7 +48,9 @@ template <class E, std::size_t N> std::string enum_choices(const EnumName<E> (&t
         if (enum_name(table, table[i].value) != table[i].name)
             continue;
         out += (shown == 0 ? "" : shown + 1 == n ? " or " : ", ");
+        out += quote;
         out += table[i].name;
+        out += quote;
         ++shown;
     }
     return out;

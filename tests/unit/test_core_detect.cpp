@@ -43,6 +43,23 @@ std::vector<double> steps(std::initializer_list<std::pair<int, double>> runs) {
 
 } // namespace
 
+TEST_CASE("verdict and point order names: one table prints and parses each", "[core][detect]") {
+    for (const auto& e : k_verdict_names)
+        CHECK(parse_verdict(to_string(e.value)) == e.value);
+    for (const auto& e : k_point_order_names)
+        CHECK(parse_point_order(to_string(e.value)) == e.value);
+    CHECK(to_string(Verdict::no_regression) == "no_regression");
+    CHECK(to_string(PointOrder::label_time) == "label dates");
+    CHECK(parse_point_order("file order") == PointOrder::file);
+    CHECK_FALSE(parse_point_order("file"));
+    CHECK_FALSE(parse_verdict("none")); // an old name only the legacy JSON reader maps
+    // the JSON reader's messages list the names from the same tables
+    CHECK(util::enum_choices(k_point_order_names, "\"") ==
+          "\"label dates\", \"timestamps\" or \"file order\"");
+    CHECK(util::enum_choices(k_verdict_names) ==
+          "regression, improvement, no_regression or inconclusive");
+}
+
 TEST_CASE("a single step is found with its labels, levels and kind", "[core][detect]") {
     auto r = detect(series(steps({{30, 577.3}, {20, 537.0}}), 0.003, 1));
     REQUIRE(r.change_points.size() == 1);

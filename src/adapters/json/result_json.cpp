@@ -2,6 +2,8 @@
 
 #include "adapters/json/json_parse.hpp"
 #include "core/commit_text.hpp"
+#include "core/exit_code.hpp"
+#include "util/enum_names.hpp"
 #include "util/error.hpp"
 #include "util/time.hpp"
 
@@ -167,10 +169,10 @@ public:
     }
     bool exit_code_mode(const Value& obj, const std::string& path) const {
         const std::string m = str(obj, path, "mode");
-        if (m.empty() || m == "metric")
+        if (m.empty() || m == core::to_string(core::RunMode::metric))
             return false;
-        if (m != "exit-code")
-            fail(at(path, "mode"), "\"metric\" or \"exit-code\"");
+        if (m != core::to_string(core::RunMode::exit_code))
+            fail(at(path, "mode"), util::enum_choices(core::k_run_mode_names, "\""));
         return true;
     }
     core::PassFail runs(const Value& v, const std::string& path) const {
@@ -219,8 +221,7 @@ public:
             if (!verdict && m_legacy && s == "none")
                 verdict = core::Verdict::no_regression;
             if (!verdict)
-                fail(at(path, "verdict"),
-                     "\"regression\", \"improvement\", \"no_regression\" or \"inconclusive\"");
+                fail(at(path, "verdict"), util::enum_choices(core::k_verdict_names, "\""));
             r.verdict = *verdict;
         }
         str(v, path, "reason", r.reason);
@@ -229,14 +230,10 @@ public:
         num(v, path, "noise", r.noise);
         num(v, path, "relative_noise", r.relative_noise);
         if (const std::string o = str(v, path, "order"); !o.empty()) {
-            if (o == "label dates")
-                r.order = core::PointOrder::label_time;
-            else if (o == "timestamps")
-                r.order = core::PointOrder::timestamp;
-            else if (o == "file order")
-                r.order = core::PointOrder::file;
-            else
-                fail(at(path, "order"), "\"label dates\", \"timestamps\" or \"file order\"");
+            const auto order = core::parse_point_order(o);
+            if (!order)
+                fail(at(path, "order"), util::enum_choices(core::k_point_order_names, "\""));
+            r.order = *order;
         }
         boolean(v, path, "recovered", r.recovered);
         each_object(v, path, "change_points", [&](const Value& c, const std::string& p) {
@@ -281,7 +278,7 @@ public:
             return core::ChangeKind::unknown;
         const auto k = core::parse_change_kind(s);
         if (!k)
-            fail(at(path, "kind"), "\"regression\", \"improvement\" or \"unknown\"");
+            fail(at(path, "kind"), util::enum_choices(core::k_change_kind_names, "\""));
         return *k;
     }
 
@@ -302,7 +299,7 @@ public:
         if (const std::string st = str(v, path, "strategy"); !st.empty()) {
             const auto parsed = core::parse_strategy(st);
             if (!parsed)
-                fail(at(path, "strategy"), "\"exhaustive\", \"adaptive\" or \"bisect\"");
+                fail(at(path, "strategy"), util::enum_choices(core::k_strategy_names, "\""));
             s.options.strategy = *parsed;
         }
         integer(v, path, "repeats", s.options.repeats);
@@ -571,8 +568,7 @@ public:
         if (const std::string c = str(v, path, "conclusion"); !c.empty()) {
             const auto parsed = core::parse_hourly_conclusion(c);
             if (!parsed)
-                fail(at(path, "conclusion"),
-                     "\"planned\", \"window\", \"culprit\", \"no_change\" or \"inconclusive\"");
+                fail(at(path, "conclusion"), util::enum_choices(core::k_conclusion_names, "\""));
             r.conclusion = *parsed;
         } else if (m_legacy) {
             r.conclusion = r.culprit                    ? core::HourlyConclusion::culprit
@@ -610,8 +606,7 @@ public:
         if (const std::string s = str(v, path, "verdict"); !s.empty()) {
             const auto verdict = core::parse_verdict(s);
             if (!verdict)
-                fail(at(path, "verdict"),
-                     "\"regression\", \"improvement\", \"no_regression\" or \"inconclusive\"");
+                fail(at(path, "verdict"), util::enum_choices(core::k_verdict_names, "\""));
             inv.verdict = *verdict;
         } else {
             inv.verdict = inv.detect.verdict;
@@ -773,9 +768,8 @@ core::ResultDocument read_result_document(std::string_view text, const std::stri
                         "`detect --json` over several series) holds no single result; " +
                         "`perfsweep report --input` renders it, or run detect for one series");
         if (!k)
-            throw_usage(
-                source +
-                ": at $.kind: expected \"detect\", \"daily\", \"hourly\" or \"investigate\"");
+            throw_usage(source + ": at $.kind: expected " +
+                        util::enum_choices(core::k_result_kind_names, "\""));
         kind = *k;
     } else {
         kind = legacy_kind(doc, source);
