@@ -1,0 +1,21 @@
+#pragma once
+// A command's options as the CLI resolves them, for in-process tests of its use case: the option
+// table's names, defaults, old names and checks (app::assign_options, OptionValues::check).
+
+#include "app/option_values.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace perfsweep::test {
+
+/// `command`'s values for these command-line options (name without dashes and value; "" for a
+/// flag; a repeated name, or a positional list such as merge's "inputs", gathers its values).
+/// The deprecation lines of old names go to `warnings` when given. Throws the usage errors the
+/// CLI reports (exit 2).
+app::OptionValues command_values(const std::string& command,
+                                 const std::vector<std::pair<std::string, std::string>>& options,
+                                 std::vector<std::string>* warnings = nullptr);
+
+} // namespace perfsweep::test
