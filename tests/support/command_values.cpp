@@ -33,4 +33,29 @@ app::OptionValues command_values(const std::string& command,
     return values;
 }
 
+std::vector<std::pair<std::string, std::string>>
+options_of_args(const std::vector<std::string>& args) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const auto& a = args[i];
+        if (a.rfind("--", 0) != 0)
+            throw std::invalid_argument("options_of_args: '" + a + "' is not an option");
+        const auto eq = a.find('=');
+        if (eq != std::string::npos) {
+            out.emplace_back(a.substr(2, eq - 2), a.substr(eq + 1));
+            continue;
+        }
+        const auto name = a.substr(2);
+        const auto* spec = app::find_option_spec(name);
+        if (spec && spec->type == app::OptionType::flag) {
+            out.emplace_back(name, "");
+            continue;
+        }
+        if (i + 1 >= args.size())
+            throw std::invalid_argument("options_of_args: " + a + " has no value");
+        out.emplace_back(name, args[++i]);
+    }
+    return out;
+}
+
 } // namespace perfsweep::test

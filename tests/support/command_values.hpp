@@ -18,4 +18,9 @@ app::OptionValues command_values(const std::string& command,
                                  const std::vector<std::pair<std::string, std::string>>& options,
                                  std::vector<std::string>* warnings = nullptr);
 
+/// `args` as written on a command line ("--from", "X", "--plan", "--step=1h", ...) as the
+/// (name, value) pairs of command_values: a flag of the option table takes no value.
+std::vector<std::pair<std::string, std::string>>
+options_of_args(const std::vector<std::string>& args);
+
 } // namespace perfsweep::test
