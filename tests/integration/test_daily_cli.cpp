@@ -88,14 +88,7 @@ rapidjson::Document daily_json(const perfsweep::core::DailyResult& r) {
 /// The message of the usage error (exit 2) that `daily` with `args` stops with.
 std::string daily_usage_error(const DailyArgs& args) {
     LocalWorld w;
-    try {
-        daily(w, args);
-    } catch (const perfsweep::Error& e) {
-        CHECK(e.kind() == perfsweep::ErrorKind::usage);
-        return e.what();
-    }
-    FAIL("expected a usage error");
-    return "";
+    return usage_error_of([&] { daily(w, args); });
 }
 
 /// Runs committed to a state dir: the run records of its journal.

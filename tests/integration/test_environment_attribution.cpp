@@ -120,31 +120,9 @@ struct World {
     }
 };
 
-/// How a command run in-process ended: its exit code (for an error, the one the CLI maps its kind
-/// to: 2 usage, 3 infrastructure), what it prints and its stderr (error and progress lines).
-struct Ran {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-/// Runs `body` in `w`, an Error ending it as the CLI would; the progress lines become `err`.
-template <class F> Ran ran(LocalWorld& w, F body) {
-    Ran r;
-    try {
-        body(r);
-    } catch (const Error& e) {
-        r.err = std::string(e.what()) + "\n";
-        r.exit_code = e.kind() == ErrorKind::usage ? 2 : 3;
-    }
-    for (const auto& line : w.progress.lines)
-        r.err += line + "\n";
-    return r;
-}
-
 /// `perfsweep investigate ARGS` in `w`: the pipeline with the real local adapters.
 Ran investigate(LocalWorld& w, const std::vector<std::string>& args) {
-    return ran(w, [&](Ran& r) {
+    return run_in(w, [&](Ran& r) {
         auto req = app::resolve_investigate(command_values("investigate", options_of_args(args)),
                                             {"", &w.actions});
         auto& o = req.options;
@@ -159,7 +137,7 @@ Ran investigate(LocalWorld& w, const std::vector<std::string>& args) {
 /// `perfsweep run ARGS --json` in `w`: one point with the real process runner; `out` is the
 /// measurement's JSON line.
 Ran run_point(LocalWorld& w, const std::vector<std::string>& args) {
-    return ran(w, [&](Ran& r) {
+    return run_in(w, [&](Ran& r) {
         const auto req = app::resolve_run(command_values("run", options_of_args(args)),
                                           static_cast<util::UnixSeconds>(w.clock.now()));
         auto runner = w.runners.make(req.runner);
@@ -172,7 +150,7 @@ Ran run_point(LocalWorld& w, const std::vector<std::string>& args) {
 
 /// `perfsweep daily ARGS --json` in `w`.
 Ran daily(LocalWorld& w, const std::vector<std::string>& args) {
-    return ran(w, [&](Ran& r) {
+    return run_in(w, [&](Ran& r) {
         auto req = app::resolve_daily(command_values("daily", options_of_args(args)));
         auto runner = w.runners.make(req.runner);
         std::unique_ptr<ports::BuildingRunner> probe;

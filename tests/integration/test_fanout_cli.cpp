@@ -62,18 +62,6 @@ Planned plan(const Options& options) {
     return {parse_json_object(app::matrix_json(p.entries)), p.notes};
 }
 
-/// The message of the usage error (exit 2) that `f` stops with.
-template <class F> std::string fanout_usage_error(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::usage);
-        return e.what();
-    }
-    FAIL("expected a usage error");
-    return "";
-}
-
 /// `perfsweep merge` with `options` (positional paths as "inputs"), in-process.
 app::MergeResult merge(const Options& options) {
     const auto c = app::resolve_merge(command_values("merge", options));
@@ -149,7 +137,7 @@ TEST_CASE("plan prints the dates and images of the daily stage as a matrix", "[f
         }));
     }
     SECTION("more points than GitHub's 256-entry matrix limit is an error naming the limit") {
-        const auto big = fanout_usage_error([] {
+        const auto big = usage_error_of([] {
             plan({{"from", "2023-01-01"}, {"to", "2023-12-31"}});
         });
         CHECK(big.find("365 points exceed") != std::string::npos);
@@ -158,11 +146,11 @@ TEST_CASE("plan prints the dates and images of the daily stage as a matrix", "[f
         CHECK(labels_of(ok.matrix).size() == 256);
     }
     SECTION("bad dates and options name the flag") {
-        const auto bad = fanout_usage_error([] {
+        const auto bad = usage_error_of([] {
             plan({{"from", "2023-13-01"}, {"to", "2023-12-31"}});
         });
         CHECK(bad.find("--from '2023-13-01'") != std::string::npos);
-        const auto one = fanout_usage_error([] {
+        const auto one = usage_error_of([] {
             plan({{"from", "2023-01-01"}, {"to", "2023-01-31"}, {"max-points", "1"}});
         });
         CHECK(one.find("--max-points 1") != std::string::npos);
@@ -238,7 +226,7 @@ TEST_CASE("merge rejects bad inputs naming the file and line", "[fanout][cli]") 
     const auto good = R"({"benchmark":"sim","metric":"MLUPS","values":[500],)"
                       R"("label":"2023-08-10","timestamp":"2023-08-10T10:00:00Z","status":"ok"})";
     auto merge_error = [](const Options& options) {
-        return fanout_usage_error([&] { merge(options); });
+        return usage_error_of([&] { merge(options); });
     };
     SECTION("an empty file") {
         write_file(dir.file("empty.json"), "\n");

@@ -145,21 +145,11 @@ print("MLUPS: %.3f" % (speed + 0.1 * (int(rep) % 3)))
     }
 };
 
-/// What `perfsweep hourly ARGS --json` ends with, the search run in-process.
-struct HourlyRun {
-    /// core::hourly_exit_code of the result; for an error, the exit code the CLI maps its kind
-    /// to (2 usage, 3 infrastructure)
-    int exit_code = -1;
-    std::string out; ///< the result as `--json` prints it
-    std::string err; ///< the error's message and the progress lines
-};
-
-/// `perfsweep hourly` with `args` (command-line options), in-process with the real local
+/// `perfsweep hourly ARGS --json` (command-line options), in-process with the real local
 /// adapters: the window of --from-result, then app::plan_hourly (--plan) or app::run_hourly.
-HourlyRun hourly(const std::vector<std::string>& args) {
+test::Ran hourly(const std::vector<std::string>& args) {
     test::LocalWorld w;
-    HourlyRun r;
-    try {
+    return test::run_in(w, [&](test::Ran& r) {
         auto req = app::resolve_hourly(test::command_values("hourly", test::options_of_args(args)));
         auto& o = req.options;
         if (!req.from_result.empty())
@@ -176,15 +166,9 @@ HourlyRun hourly(const std::vector<std::string>& args) {
             auto runner = w.runners.make(rc);
             result = app::run_hourly(o, w.adapters, {*runner, *runner});
         }
-        r.out = report::render_json(result);
+        r.out = report::render_json(result); // what --json prints
         r.exit_code = core::hourly_exit_code(result);
-    } catch (const Error& e) {
-        r.err = std::string(e.what()) + "\n";
-        r.exit_code = e.kind() == ErrorKind::usage ? 2 : 3;
-    }
-    for (const auto& line : w.progress.lines)
-        r.err += line + "\n";
-    return r;
+    });
 }
 
 /// Value of `"key": "..."` occurrences in order (the JSON is pretty-printed, one key per line).

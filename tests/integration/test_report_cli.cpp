@@ -40,14 +40,7 @@ ReportMade report_of(const std::vector<std::pair<std::string, std::string>>& opt
 
 /// The message of the usage error (exit 2) `report` stops with.
 std::string usage_error(const std::vector<std::pair<std::string, std::string>>& options) {
-    try {
-        report_of(options);
-    } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::usage);
-        return e.what();
-    }
-    FAIL("expected a usage error");
-    return "";
+    return usage_error_of([&] { report_of(options); });
 }
 } // namespace
 

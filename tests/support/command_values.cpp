@@ -1,6 +1,9 @@
 #include "support/command_values.hpp"
 
 #include "app/option_table.hpp"
+#include "util/error.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <stdexcept>
 
@@ -56,6 +59,17 @@ options_of_args(const std::vector<std::string>& args) {
         out.emplace_back(name, args[++i]);
     }
     return out;
+}
+
+std::string usage_error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::usage);
+        return e.what();
+    }
+    FAIL("expected a usage error");
+    return "";
 }
 
 } // namespace perfsweep::test

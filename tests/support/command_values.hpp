@@ -4,6 +4,7 @@
 
 #include "app/option_values.hpp"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,5 +23,9 @@ app::OptionValues command_values(const std::string& command,
 /// (name, value) pairs of command_values: a flag of the option table takes no value.
 std::vector<std::pair<std::string, std::string>>
 options_of_args(const std::vector<std::string>& args);
+
+/// The message of the usage error (the CLI's exit 2) that `f` throws; a failed check when `f`
+/// throws another kind of error, a failed test when it throws none.
+std::string usage_error_of(const std::function<void()>& f);
 
 } // namespace perfsweep::test

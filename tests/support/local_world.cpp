@@ -3,6 +3,7 @@
 #include "adapters/git/libgit2_repo.hpp"
 #include "adapters/history/jsonl_store.hpp"
 #include "adapters/process/process_runner.hpp"
+#include "util/error.hpp"
 
 namespace perfsweep::test {
 
@@ -17,6 +18,19 @@ std::unique_ptr<ports::BuildingRunner> LocalRunners::make(const ports::RunnerCon
 std::unique_ptr<ports::SourceRepo> LocalRepos::open(const std::string& name,
                                                     const std::string& path) {
     return adapters::open_libgit2_repo(name, path);
+}
+
+Ran run_in(LocalWorld& w, const std::function<void(Ran&)>& body) {
+    Ran r;
+    try {
+        body(r);
+    } catch (const Error& e) {
+        r.err = std::string(e.what()) + "\n";
+        r.exit_code = e.kind() == ErrorKind::usage ? 2 : 3;
+    }
+    for (const auto& line : w.progress.lines)
+        r.err += line + "\n";
+    return r;
 }
 
 } // namespace perfsweep::test

@@ -11,6 +11,7 @@
 #include "support/fakes/world.hpp"
 #include "support/recording_progress.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -63,5 +64,17 @@ struct LocalWorld {
     LocalWorld(const LocalWorld&) = delete;
     LocalWorld& operator=(const LocalWorld&) = delete;
 };
+
+/// How a command run in-process ended.
+struct Ran {
+    /// what the body set (the command's exit code); for an error, the one the CLI maps its kind
+    /// to (2 usage, 3 infrastructure)
+    int exit_code = -1;
+    std::string out; ///< what the body set (what the command prints)
+    std::string err; ///< the error's message, then every progress line of `w`
+};
+
+/// Run `body` in `w` as cli::run runs a command: an error ends it with its message and exit code.
+Ran run_in(LocalWorld& w, const std::function<void(Ran&)>& body);
 
 } // namespace perfsweep::test
