@@ -46,13 +46,7 @@ Tally run_trials(const Scenario& sc, int trials, bool interleaved, std::uint64_t
             return fakes::Run::of(1000.0 * (head ? 1 + sc.change : 1.0) * (1 + drift) *
                                   (1 + noise(gen)));
         };
-        app::CompareRequest r;
-        r.head.runtime = "none";
-        r.head.test_command = "bench";
-        r.head.benchmark = "bench";
-        r.head.metric = "MLUPS";
-        r.base = r.head;
-        r.base->workdir = "base";
+        auto r = fakes::compare_request();
         if (!interleaved) { // the naive job: every base run, then every head run, one look
             r.options.min_pairs = r.options.max_pairs;
         }

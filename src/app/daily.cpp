@@ -106,7 +106,7 @@ DailySweep::DailySweep(const DailyOptions& o, ports::Adapters& a, const DailyIns
                        const FocusHook& on_focus)
     : m_o(o), m_a(a), m_with(with), m_on_focus(on_focus), m_labels(o.dates.labels()),
       m_plan(m_labels, sweep_options(o, with.runner)),
-      m_journal(&a.files, o.state_dir, "daily", o.identity) {
+      m_journal(a.files, o.state_dir, "daily", o.identity) {
     for (std::size_t i = 0; i < m_labels.size(); ++i)
         m_index[m_labels[i]] = i;
     m_out.from = util::format_day(o.dates.from);

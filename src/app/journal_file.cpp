@@ -10,14 +10,11 @@ std::unique_ptr<ports::DirLock> hold_state(ports::Files& files, const std::strin
     return files.lock_dir(dir, "--state " + dir);
 }
 
-JournalFile::JournalFile(ports::Files* files_port, std::string dir, std::string stage,
+JournalFile::JournalFile(ports::Files& files, std::string dir, std::string stage,
                          std::string settings)
-    : m_files(files_port) {
+    : m_files(files) {
     if (dir.empty())
         return;
-    if (!m_files)
-        throw_infra("--state " + dir + ": no file access in this build");
-    auto& files = *m_files;
     // State files of perfsweep versions before the one journal format.
     for (const char* old : {"/sweep.txt", "/run-000001.json", "/hourly-state.tsv"})
         if (files.exists(dir + old))
@@ -52,7 +49,7 @@ void JournalFile::append(const std::string& record) {
     if (m_path.empty())
         return;
     m_text += record;
-    m_files->write_atomic(m_path, m_text);
+    m_files.write_atomic(m_path, m_text);
 }
 
 } // namespace perfsweep::app

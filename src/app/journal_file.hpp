@@ -24,8 +24,7 @@ public:
     /// Open `dir`/journal.tsv of `stage` with `settings` (the flags that change results): read
     /// back its events, or start it. Throws a usage error naming the file when it belongs to
     /// another stage or settings, is corrupt, or `dir` holds an older perfsweep's state files.
-    /// `files` may be null without a state directory.
-    JournalFile(ports::Files* files, std::string dir, std::string stage, std::string settings);
+    JournalFile(ports::Files& files, std::string dir, std::string stage, std::string settings);
     /// The events an earlier invocation recorded, in order.
     const std::vector<core::JournalEvent>& resumed() const { return m_resumed; }
     /// Add `record` (one line made by core::journal_record) durably.
@@ -36,7 +35,7 @@ public:
     const std::string& path() const { return m_path; }
 
 private:
-    ports::Files* m_files = nullptr;
+    ports::Files& m_files;
     std::string m_path;
     std::string m_text;
     std::vector<core::JournalEvent> m_resumed;

@@ -5,6 +5,10 @@
 #include "report/series_table.hpp"
 #include "util/error.hpp"
 
+#include <algorithm>
+#include <map>
+#include <optional>
+
 namespace perfsweep::app {
 
 std::string make_report(const ReportRequest& req, const core::ResultDocument& doc,
@@ -50,6 +54,27 @@ core::DailyWindow daily_window_of(const core::ResultDocument& doc, const std::st
                 ": expected a daily result (`perfsweep daily --json`) or an investigation "
                 "with one, found a " +
                 std::string(core::to_string(core::kind_of(doc))) + " result");
+}
+
+std::pair<util::Time, util::Time> hourly_window_of(const core::ResultDocument& doc,
+                                                   const std::string& path) {
+    const auto w = daily_window_of(doc, path);
+    auto newest = [&](const std::map<std::string, std::string>& times, const char* key) {
+        std::optional<util::UnixSeconds> best;
+        for (const auto& [name, t] : times) {
+            std::string why;
+            const auto v = util::parse_iso8601(t, &why);
+            if (!v)
+                throw_usage("--from-result " + path + " " + key + "." + name + " '" + t +
+                            "': " + why +
+                            " (expected ISO 8601 UTC such as 2023-08-24T13:00:00Z or with an "
+                            "offset)");
+            best = best ? std::max(*best, *v) : *v;
+        }
+        return util::time_at(*best);
+    };
+    return {newest(w.good_times, "last_before_commit_times"),
+            newest(w.bad_times, "first_after_commit_times")};
 }
 
 } // namespace perfsweep::app

@@ -6,8 +6,10 @@
 #include "core/daily_result.hpp"
 #include "core/report_model.hpp"
 #include "ports/files.hpp"
+#include "util/time.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace perfsweep::app {
@@ -35,5 +37,11 @@ std::string make_series_report(const ReportRequest& req,
 /// document, or an investigation's first narrowed regression (else its first daily result).
 /// Throws a usage error naming `path` for any other document.
 core::DailyWindow daily_window_of(const core::ResultDocument& doc, const std::string& path);
+
+/// The hourly window of `hourly --from-result PATH` (`doc` read from `path`, as daily_window_of):
+/// from the newest recorded commit time of the last good build to that of the first bad build.
+/// Throws a usage error naming `path` and the field for a time that is not ISO 8601 UTC.
+std::pair<util::Time, util::Time> hourly_window_of(const core::ResultDocument& doc,
+                                                   const std::string& path);
 
 } // namespace perfsweep::app

@@ -57,7 +57,7 @@ SourceBench::SourceBench(const HourlyOptions& o, ports::Adapters& a, const Sourc
                          std::vector<std::unique_ptr<ports::SourceRepo>>& repos,
                          core::HourlyResult& r)
     : m_opt(o), m_a(a), m_with(with), m_repos(repos), m_result(r),
-      m_journal(&a.files, o.state_dir, "hourly", o.settings_key), m_start(a.clock.now()) {
+      m_journal(a.files, o.state_dir, "hourly", o.settings_key), m_start(a.clock.now()) {
     for (const auto& e : m_journal.resumed())
         m_book.apply(e, true);
     // The build output is the last finished build's (also across a kill: the journal's

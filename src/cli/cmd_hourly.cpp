@@ -15,19 +15,11 @@
 
 #include <cstdio>
 #include <memory>
+#include <tuple>
 
 namespace perfsweep::cli {
 
 namespace {
-
-util::UnixSeconds parse_time(const std::string& s, const std::string& flag) {
-    std::string why;
-    auto t = util::parse_iso8601(s, &why);
-    if (!t)
-        throw_usage(flag + " '" + s + "': " + why +
-                    " (expected ISO 8601 UTC such as 2023-08-24T13:00:00Z or with an offset)");
-    return *t;
-}
 
 void print_hourly(const app::HourlyRequest& req, const core::HourlyResult& result, Context& ctx) {
     if (req.json)
@@ -46,21 +38,8 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
     a.secrets.protect_env(o.token_env); // the builds and benchmarks must not inherit the token
     if (!req.from_result.empty()) {
         const auto& path = req.from_result;
-        const auto w = app::daily_window_of(
+        std::tie(o.from, o.to) = app::hourly_window_of(
             adapters::read_result_document(a.files.read_text(path), path), path);
-        // The window runs from the newest recorded commit time of the last good build to that of
-        // the first bad build.
-        auto newest = [&](const std::map<std::string, std::string>& times, const char* key) {
-            std::optional<util::UnixSeconds> best;
-            for (const auto& [name, t] : times) {
-                const auto v =
-                    parse_time(t, "--from-result " + req.from_result + " " + key + "." + name);
-                best = best ? std::max(*best, v) : v;
-            }
-            return *best;
-        };
-        o.from = util::time_at(newest(w.good_times, "last_before_commit_times"));
-        o.to = util::time_at(newest(w.bad_times, "first_after_commit_times"));
     }
     o.secrets = a.secrets.values();
     if (!req.runner) {

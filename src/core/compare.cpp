@@ -10,6 +10,13 @@ namespace perfsweep::core {
 
 namespace {
 
+constexpr util::EnumName<CompareVerdict> k_verdict_names[] = {
+    {CompareVerdict::regression, "regression"},
+    {CompareVerdict::improvement, "improvement"},
+    {CompareVerdict::same, "same"},
+    {CompareVerdict::undecided, "undecided"},
+    {CompareVerdict::inconclusive, "inconclusive"}};
+
 std::string percent_text(double r) {
     return (r >= 0 ? "+" : "") + util::format_fixed(100 * r, 2) + " %";
 }
@@ -58,19 +65,7 @@ CompareEstimate interval(double mean, double se, double dof, double sd, std::siz
 } // namespace
 
 std::string_view to_string(CompareVerdict v) {
-    switch (v) {
-    case CompareVerdict::regression:
-        return "regression";
-    case CompareVerdict::improvement:
-        return "improvement";
-    case CompareVerdict::same:
-        return "same";
-    case CompareVerdict::undecided:
-        return "undecided";
-    case CompareVerdict::inconclusive:
-        return "inconclusive";
-    }
-    return "inconclusive";
+    return util::enum_name(k_verdict_names, v, "inconclusive");
 }
 
 std::vector<int> look_schedule(const CompareOptions& o) {

@@ -14,18 +14,12 @@ namespace {
 
 /// Lines of `text` without their terminators (a final empty line is not returned).
 std::vector<std::string> lines_of(std::string_view text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string line(text.substr(start, end - start));
+    auto out = util::split(text, '\n'); // never empty: "" is one empty piece
+    if (out.back().empty())
+        out.pop_back();
+    for (auto& line : out)
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
-        out.push_back(std::move(line));
-        start = end + 1;
-    }
     return out;
 }
 

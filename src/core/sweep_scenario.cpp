@@ -146,6 +146,34 @@ double scenario_run_seconds(const SweepScenario& s, int day) {
     return scenario_unavailable(s, day) ? 0.2 : 1.0 + day % 2;
 }
 
+double stream_sweep(const SweepScenario& s, SweepPlan& plan, int workers, std::uint64_t seed,
+                    const std::function<double(int day)>& run_seconds, const StreamCheck& check) {
+    double now = 0;
+    std::vector<std::pair<double, SweepRequest>> busy; // (ends, request)
+    for (;;) {
+        while (busy.size() < static_cast<std::size_t>(workers)) {
+            ProposalHints h;
+            for (const auto& b : busy)
+                h.in_flight.push_back(b.second);
+            const auto q = plan.next_one(h);
+            if (!q)
+                break;
+            if (check)
+                check(*q, h.in_flight);
+            busy.emplace_back(now + run_seconds(static_cast<int>(q->index)) * q->repeats, *q);
+        }
+        if (busy.empty())
+            return now;
+        const auto first =
+            std::min_element(busy.begin(), busy.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+        now = first->first;
+        const SweepRequest rq = first->second;
+        busy.erase(first);
+        measure_request(s, plan, rq, seed);
+    }
+}
+
 SweepResult simulate_timed_sweep(const SweepScenario& s, const SweepOptions& options,
                                  std::uint64_t seed, bool stream, double* seconds) {
     SweepPlan plan = scenario_plan(s, options);
@@ -163,27 +191,8 @@ SweepResult simulate_timed_sweep(const SweepScenario& s, const SweepOptions& opt
                 measure_request(s, plan, rq, seed);
         }
     } else {
-        std::vector<std::pair<double, SweepRequest>> busy; // (ends, request)
-        for (;;) {
-            while (busy.size() < static_cast<std::size_t>(options.workers)) {
-                ProposalHints h;
-                for (const auto& b : busy)
-                    h.in_flight.push_back(b.second);
-                const auto q = plan.next_one(h);
-                if (!q)
-                    break;
-                busy.emplace_back(now + length(*q), *q);
-            }
-            if (busy.empty())
-                break;
-            const auto first =
-                std::min_element(busy.begin(), busy.end(),
-                                 [](const auto& a, const auto& b) { return a.first < b.first; });
-            now = first->first;
-            const SweepRequest rq = first->second;
-            busy.erase(first);
-            measure_request(s, plan, rq, seed);
-        }
+        now = stream_sweep(s, plan, options.workers, seed,
+                           [&](int day) { return scenario_run_seconds(s, day); });
     }
     if (seconds)
         *seconds = now;

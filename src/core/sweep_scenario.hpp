@@ -7,6 +7,7 @@
 #include "core/sweep_plan.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,6 +78,20 @@ double scenario_run_seconds(const SweepScenario& s, int day);
 /// slowest request). `*seconds`: the wall time.
 SweepResult simulate_timed_sweep(const SweepScenario& s, const SweepOptions& options,
                                  std::uint64_t seed, bool stream, double* seconds);
+
+/// What a test checks of each request a streaming sweep hands out: the request, and the requests
+/// in flight on the other GPUs at that moment.
+using StreamCheck =
+    std::function<void(const SweepRequest& request, const std::vector<SweepRequest>& in_flight)>;
+
+/// Runs `plan` over `s` to its end with `workers` GPUs on a simulated clock: a free GPU gets the
+/// next useful request at once (SweepPlan::next_one with the requests in flight), which takes
+/// `run_seconds(day)` per repeat and is measured when it ends (a missing image as missing, a
+/// broken nightly as failed). `check`, when given, sees each request as it is handed out. Returns
+/// the wall time in seconds.
+double stream_sweep(const SweepScenario& s, SweepPlan& plan, int workers, std::uint64_t seed,
+                    const std::function<double(int day)>& run_seconds,
+                    const StreamCheck& check = {});
 
 /// Benchmark runs a bisection over pass/fail needs to find one boundary of `s` (the peer's method:
 /// NVIDIA JAX-Toolbox's container search with a known passing first day): one run per probed day,

@@ -548,31 +548,11 @@ std::string value_text(double v) {
 }
 
 std::string escape_html(std::string_view text) {
-    const std::string clean = util::sanitize_utf8(text);
-    std::string out;
-    out.reserve(clean.size());
-    for (char c : clean) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
-        default:
-            out += static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' ? ' ' : c;
-        }
-    }
-    return out;
+    // Control characters other than newline and tab become spaces (XML forbids most of them).
+    static constexpr util::EscapeRow rows[] = {
+        {'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&#39;"}};
+    static constexpr auto k_html = util::escape_table(rows, " ", "\n\t");
+    return util::escape_bytes(util::sanitize_utf8(text), k_html);
 }
 
 std::vector<Tick> time_ticks(double lo, double hi, int max_ticks) {

@@ -896,51 +896,12 @@ std::string marker_for_key(std::string_view key) {
 }
 
 std::string escape_markdown(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        switch (c) {
-        case '\r':
-            if (i + 1 < text.size() && text[i + 1] == '\n')
-                break;
-            out += ' ';
-            break;
-        case '\n':
-        case '\t':
-            out += ' ';
-            break;
-        case '|':
-        case '\\':
-        case '`':
-        case '*':
-        case '_':
-        case '[':
-        case ']':
-        case '~':
-            out += '\\';
-            out += c;
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '&':
-            out += "&amp;";
-            break;
-        case '@':
-            out += "&#64;";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20)
-                out += ' ';
-            else
-                out += c;
-        }
-    }
-    return out;
+    static constexpr util::EscapeRow rows[] = {
+        {'|', "\\|"}, {'\\', "\\\\"}, {'`', "\\`"},  {'*', "\\*"},  {'_', "\\_"},   {'[', "\\["},
+        {']', "\\]"}, {'~', "\\~"},   {'<', "&lt;"}, {'>', "&gt;"}, {'&', "&amp;"}, {'@', "&#64;"}};
+    // Every control character (newline, tab, a lone CR) becomes a space; CR LF one space.
+    static constexpr auto k_markdown = util::escape_table(rows, " ");
+    return util::escape_bytes(util::replace_all(std::string(text), "\r\n", "\n"), k_markdown);
 }
 
 std::string verdict_sentence(const core::ResultDocument& doc) {

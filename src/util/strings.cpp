@@ -95,6 +95,19 @@ std::string format_fixed(double v, int decimals) {
     return buf;
 }
 
+std::string escape_bytes(std::string_view text, const EscapeTable& table) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        const std::string_view with = table[static_cast<unsigned char>(c)];
+        if (with.empty())
+            out += c;
+        else
+            out += with;
+    }
+    return out;
+}
+
 std::string strip_ansi(std::string_view s) {
     std::string out;
     out.reserve(s.size());

@@ -1,6 +1,8 @@
 #pragma once
 // Small string helpers with no project knowledge.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +32,34 @@ std::string format_fixed(double v, int decimals);
 std::optional<std::size_t> first_invalid_utf8(std::string_view s);
 /// `s` with every invalid UTF-8 byte replaced by U+FFFD (valid text is returned unchanged).
 std::string sanitize_utf8(std::string_view s);
+
+/// What an escaper writes for each byte (an empty entry keeps the byte): one table per target
+/// language (HTML, markdown), read by escape_bytes.
+using EscapeTable = std::array<std::string_view, 256>;
+
+/// One byte an escaper replaces and what it writes instead.
+struct EscapeRow {
+    char byte;             ///< the byte
+    std::string_view with; ///< its replacement (not empty)
+};
+
+/// The table that writes `rows`' text for their bytes and `control` for every other byte below
+/// 0x20 except those in `keep` (e.g. "\n\t"); every other byte is kept.
+template <std::size_t N>
+constexpr EscapeTable escape_table(const EscapeRow (&rows)[N], std::string_view control = {},
+                                   std::string_view keep = {}) {
+    EscapeTable t{};
+    for (std::size_t c = 0; c < 0x20; ++c)
+        if (keep.find(static_cast<char>(c)) == std::string_view::npos)
+            t[c] = control;
+    for (const auto& r : rows)
+        t[static_cast<unsigned char>(r.byte)] = r.with;
+    return t;
+}
+
+/// `text` with each byte replaced by its entry in `table` (kept where the entry is empty).
+std::string escape_bytes(std::string_view text, const EscapeTable& table);
+
 /// Remove ANSI terminal escape sequences (colours, cursor moves) from `s`.
 std::string strip_ansi(std::string_view s);
 

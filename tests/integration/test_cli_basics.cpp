@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace perfsweep;
 
 TEST_CASE("the binary reports its version and maps usage errors to exit 2", "[cli]") {
@@ -155,4 +157,27 @@ TEST_CASE("record and import print JSON with --json", "[cli][options]") {
     r = run_perfsweep({"import", "--history", h, "--metric", "MLUPS", dir.file("a.csv"), "--json"});
     REQUIRE(r.exit_code == 0);
     CHECK(r.out == "{\"imported\":0,\"already\":2,\"history\":\"" + h + "\"}\n");
+}
+
+TEST_CASE("report prints markdown, writes --output silently, warns on stderr, bad input exits 2",
+          "[cli][report]") {
+    using test::run_perfsweep;
+    test::TempDir dir;
+    const std::string results = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/data/results/";
+    auto r = run_perfsweep({"report", "--input", results + "daily.json", "--key", "ci/nightly"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out ==
+          test::read_file(std::string(PERFSWEEP_SOURCE_DIR) + "/tests/data/golden/daily.md"));
+    // The document goes to --output only; the old option name's warning goes to stderr.
+    r = run_perfsweep({"report", "--input", results + "daily.json", "--format", "json", "--output",
+                       dir.file("r.json")});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind("perfsweep: warning: --format is an old name; use --json", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(test::read_file(dir.file("r.json")).find("\"kind\": \"daily\"") != std::string::npos);
+    test::write_file(dir.file("bad.json"), R"({"something": 1})");
+    r = run_perfsweep({"report", "--input", dir.file("bad.json")});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("expected a result document") != std::string::npos);
 }

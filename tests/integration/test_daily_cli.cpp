@@ -1,10 +1,20 @@
-// End-to-end: the real perfsweep binary sweeps a simulated nightly range with --runtime none and
-// examples/scenarios/simbench.py (real child processes, real files, real kill -9).
+// The daily stage in-process (app::run_daily, options resolved by the CLI's rules) with the real
+// local adapters: a simulated nightly range swept with the process runner (runtime none) and
+// examples/scenarios/simbench.py (real child processes, real files, a real kill -9 of a forked
+// sweep).
 
 #include "adapters/json/scenario_json.hpp"
+#include "app/daily.hpp"
+#include "app/options.hpp"
+#include "core/exit_policy.hpp"
 #include "core/sweep_scenario.hpp"
+#include "report/daily_text.hpp"
+#include "report/result_json.hpp"
+#include "support/command_values.hpp"
 #include "support/json_doc.hpp"
+#include "support/local_world.hpp"
 #include "support/temp_dir.hpp"
+#include "util/error.hpp"
 #include "util/strings.hpp"
 
 #include <catch2/catch.hpp>
@@ -13,9 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,27 +47,48 @@ std::string write_scenario(const TempDir& dir) {
     return path;
 }
 
-std::vector<std::string> daily_args(const TempDir& dir, const std::string& scenario,
-                                    std::vector<std::string> extra,
-                                    const std::string& to = "2023-08-25") {
-    std::vector<std::string> a = {"daily",
-                                  "--from",
-                                  "2023-08-10",
-                                  "--to",
-                                  to,
-                                  "--runtime",
-                                  "none",
-                                  "--test",
-                                  "python3 -S " + k_sim + " " + scenario +
-                                      " {date} --counter-dir " + dir.file("counts"),
-                                  "--repeats",
-                                  "2",
-                                  "--min-span",
-                                  "4",
-                                  "--logs",
-                                  dir.file("logs")};
+using DailyArgs = std::vector<std::pair<std::string, std::string>>;
+
+DailyArgs daily_args(const TempDir& dir, const std::string& scenario, const DailyArgs& extra,
+                     const std::string& to = "2023-08-25") {
+    DailyArgs a = {{"from", "2023-08-10"},
+                   {"to", to},
+                   {"runtime", "none"},
+                   {"test", "python3 -S " + k_sim + " " + scenario + " {date} --counter-dir " +
+                                dir.file("counts")},
+                   {"repeats", "2"},
+                   {"min-span", "4"},
+                   {"logs", dir.file("logs")}};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
+}
+
+/// `perfsweep daily` with `args` in `w`, in-process: the result the command prints.
+perfsweep::core::DailyResult daily(LocalWorld& w, const DailyArgs& args) {
+    auto req = perfsweep::app::resolve_daily(command_values("daily", args));
+    const auto& cfg = req.runner;
+    std::unique_ptr<perfsweep::ports::HistoryStore> history;
+    if (!req.history.empty())
+        history = w.histories.open(req.history);
+    auto runner = w.runners.make(cfg);
+    std::unique_ptr<perfsweep::ports::BuildingRunner> probe;
+    if (req.commits_probe)
+        probe = w.runners.make(*req.commits_probe);
+    auto r =
+        perfsweep::app::run_daily(req.options, w.adapters, {*runner, probe.get(), history.get()});
+    r.image = cfg.image;
+    return r;
+}
+
+/// The document `daily --json` prints for `r`.
+rapidjson::Document daily_json(const perfsweep::core::DailyResult& r) {
+    return parse_json_object(perfsweep::report::render_json(r));
+}
+
+/// The message of the usage error (exit 2) that `daily` with `args` stops with.
+std::string daily_usage_error(const DailyArgs& args) {
+    LocalWorld w;
+    return usage_error_of([&] { daily(w, args); });
 }
 
 /// Runs committed to a state dir: the run records of its journal.
@@ -75,13 +108,13 @@ TEST_CASE("daily finds the drop across a broken day and records the build commit
           "[daily][e2e]") {
     TempDir dir("perfsweep-daily");
     const auto scen = write_scenario(dir);
-    auto r = run_perfsweep(
-        daily_args(dir, scen,
-                   {"--json", "--image", "ghcr.io/nvidia/jax:jax-{yyyy}-{mm}-{dd}",
-                    "--commits-probe", "python3 -S " + k_sim + " " + scen + " {date} --commits"}));
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    auto d = parse_json_object(r.out);
+    LocalWorld w;
+    const auto r = daily(w, daily_args(dir, scen,
+                                       {{"image", "ghcr.io/nvidia/jax:jax-{yyyy}-{mm}-{dd}"},
+                                        {"commits-probe", "python3 -S " + k_sim + " " + scen +
+                                                              " {date} --commits"}}));
+    CHECK(perfsweep::core::sweep_exit_code(r) == 0);
+    auto d = daily_json(r);
     REQUIRE(d["boundaries"].Size() == 1);
     const auto& b = d["boundaries"][0];
     CHECK(std::string(b["kind"].GetString()) == "regression");
@@ -98,7 +131,8 @@ TEST_CASE("daily finds the drop across a broken day and records the build commit
     CHECK(d["complete"].GetBool());
     // The commits probe is not a benchmark run: no run line of its own (it used to print "run
     // 1/1 failed: no line of the output matches MLUPS" for every probed date), its own log.
-    CHECK(r.err.find("no line of the output matches") == std::string::npos);
+    for (const auto& line : w.progress.lines)
+        CHECK(line.find("no line of the output matches") == std::string::npos);
     CHECK(fs::exists(dir.file("logs") + "/probe/2023-08-19/commits-probe.log"));
 }
 
@@ -106,22 +140,21 @@ TEST_CASE("daily resumes after kill -9 without rerunning or losing a finished ru
           "[daily][e2e]") {
     TempDir dir("perfsweep-daily-kill");
     const auto scen = write_scenario(dir);
-    auto args = daily_args(dir, scen, {"--strategy", "exhaustive", "--state", dir.file("state")},
+    auto args = daily_args(dir, scen, {{"strategy", "exhaustive"}, {"state", dir.file("state")}},
                            "2023-08-20");
-    // Start the sweep, wait until a few runs are committed, kill -9 it mid-sweep.
-    std::vector<std::string> argv = {PERFSWEEP_EXE};
-    argv.insert(argv.end(), args.begin(), args.end());
+    // Start the sweep in a forked process, wait until a few runs are committed, kill -9 it
+    // mid-sweep.
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        std::vector<char*> cargv;
-        for (auto& s : argv)
-            cargv.push_back(s.data());
-        cargv.push_back(nullptr);
-        std::freopen("/dev/null", "w", stdout);
-        std::freopen("/dev/null", "w", stderr);
-        ::execv(cargv[0], cargv.data());
-        ::_exit(127);
+        int code = 0;
+        try {
+            LocalWorld sweeping;
+            daily(sweeping, args);
+        } catch (...) {
+            code = 1;
+        }
+        ::_exit(code);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (journal_runs(dir.file("state")) < 3 && std::chrono::steady_clock::now() < deadline)
@@ -134,11 +167,10 @@ TEST_CASE("daily resumes after kill -9 without rerunning or losing a finished ru
     REQUIRE(committed >= 3);
     REQUIRE(committed < 18); // it was really killed mid-sweep
 
-    args.push_back("--json");
-    auto r = run_perfsweep(args);
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    auto d = parse_json_object(r.out);
+    LocalWorld w;
+    const auto r = daily(w, args);
+    CHECK(perfsweep::core::sweep_exit_code(r) == 0);
+    auto d = daily_json(r);
     CHECK(d["resumed_runs"].GetInt() >= 2 * (committed - 2)); // missing days cost no runs
     // simbench counted every run of each date: each recorded value was run once (nothing rerun
     // after the resume), and at most the one run in flight at the kill is not recorded.
@@ -165,12 +197,13 @@ TEST_CASE("daily with --gpus 0,1 runs parallel rounds and reuses history on a se
           "[daily][e2e]") {
     TempDir dir("perfsweep-daily-gpus");
     const auto scen = write_scenario(dir);
-    auto r = run_perfsweep(daily_args(dir, scen,
-                                      {"--json", "--gpus", "0,1", "--history", dir.file("h.jsonl"),
-                                       "--image", "ghcr.io/nvidia/jax:nightly-{date}"}));
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    auto d = parse_json_object(r.out);
+    LocalWorld w;
+    const auto r = daily(w, daily_args(dir, scen,
+                                       {{"gpus", "0,1"},
+                                        {"history", dir.file("h.jsonl")},
+                                        {"image", "ghcr.io/nvidia/jax:nightly-{date}"}}));
+    CHECK(perfsweep::core::sweep_exit_code(r) == 0);
+    auto d = daily_json(r);
     REQUIRE(d["boundaries"].Size() == 1);
     CHECK(std::string(d["boundaries"][0]["first_after"].GetString()) == "2023-08-19");
     const int first_runs = d["runs"].GetInt();
@@ -178,10 +211,9 @@ TEST_CASE("daily with --gpus 0,1 runs parallel rounds and reuses history on a se
           "ghcr.io/nvidia/jax:nightly-2023-08-25");
 
     // Same benchmark, same runner: the history points are reused, nothing new is needed.
-    auto r2 = run_perfsweep(daily_args(dir, scen, {"--json", "--history", dir.file("h.jsonl")}));
-    INFO(r2.err);
-    REQUIRE(r2.exit_code == 0);
-    auto d2 = parse_json_object(r2.out);
+    const auto r2 = daily(w, daily_args(dir, scen, {{"history", dir.file("h.jsonl")}}));
+    CHECK(perfsweep::core::sweep_exit_code(r2) == 0);
+    auto d2 = daily_json(r2);
     CHECK(d2["reused_values"].GetInt() > 0);
     CHECK(d2["runs"].GetInt() < first_runs);
     REQUIRE(d2["boundaries"].Size() == 1);
@@ -189,15 +221,12 @@ TEST_CASE("daily with --gpus 0,1 runs parallel rounds and reuses history on a se
 }
 
 TEST_CASE("daily rejects bad dates naming the flag", "[daily][e2e]") {
-    TempDir dir("perfsweep-daily-bad");
-    auto r = run_perfsweep({"daily", "--from", "2023-02-30", "--to", "2023-03-05", "--runtime",
-                            "none", "--test", "true"});
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find("--from '2023-02-30'") != std::string::npos);
-    r = run_perfsweep({"daily", "--from", "2023-03-05", "--to", "2023-03-01", "--runtime", "none",
-                       "--test", "true"});
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find("before --from") != std::string::npos);
+    CHECK(daily_usage_error(
+              {{"from", "2023-02-30"}, {"to", "2023-03-05"}, {"runtime", "none"}, {"test", "true"}})
+              .find("--from '2023-02-30'") != std::string::npos);
+    CHECK(daily_usage_error(
+              {{"from", "2023-03-05"}, {"to", "2023-03-01"}, {"runtime", "none"}, {"test", "true"}})
+              .find("before --from") != std::string::npos);
 }
 
 TEST_CASE("every scenario file: adaptive finds every boundary, invents none, <= 40 % of runs "
@@ -269,20 +298,20 @@ TEST_CASE("daily budgets stop with what is known, a state dir of another sweep i
           "[daily][e2e]") {
     TempDir dir("perfsweep-daily-budget");
     const auto scen = write_scenario(dir);
-    auto r = run_perfsweep(daily_args(dir, scen, {"--max-runs", "4", "--state", dir.file("st")}));
-    INFO(r.err);
-    CHECK(r.exit_code == 4); // inconclusive: the budget ended the sweep
-    CHECK(r.out.find("INCOMPLETE: run budget spent (--max-runs)") != std::string::npos);
-    CHECK(r.out.find("runs: 4 (exhaustive: 32") != std::string::npos);
-    CHECK(r.out.find("regression: last before 2023-08-10, first after 2023-08-25") !=
+    LocalWorld w;
+    const auto r = daily(w, daily_args(dir, scen, {{"max-runs", "4"}, {"state", dir.file("st")}}));
+    CHECK(perfsweep::core::sweep_exit_code(r) == 4);     // inconclusive: the budget ended the sweep
+    const auto out = perfsweep::report::render_daily(r); // what daily prints
+    CHECK(out.find("INCOMPLETE: run budget spent (--max-runs)") != std::string::npos);
+    CHECK(out.find("runs: 4 (exhaustive: 32") != std::string::npos);
+    CHECK(out.find("regression: last before 2023-08-10, first after 2023-08-25") !=
           std::string::npos); // known so far: the ends differ
-    CHECK(r.out.find("publisher's time zone") != std::string::npos);
+    CHECK(out.find("publisher's time zone") != std::string::npos);
 
     // Same state dir, different range: refused before anything runs.
-    auto bad = run_perfsweep(
-        daily_args(dir, scen, {"--max-runs", "4", "--state", dir.file("st")}, "2023-08-24"));
-    CHECK(bad.exit_code == 2);
-    CHECK(bad.err.find("holds a different sweep") != std::string::npos);
+    CHECK(daily_usage_error(
+              daily_args(dir, scen, {{"max-runs", "4"}, {"state", dir.file("st")}}, "2023-08-24"))
+              .find("holds a different sweep") != std::string::npos);
 }
 
 TEST_CASE("a hanging nightly times out, is skipped and is never a boundary", "[daily][e2e]") {
@@ -290,13 +319,17 @@ TEST_CASE("a hanging nightly times out, is skipped and is never a boundary", "[d
     const auto path = dir.file("hang.json");
     write_file(path, R"({"name":"hang","start":"2023-08-10","days":4,"base":500,"noise":0.003,
  "levels":[],"hang":[1]})");
-    auto r = run_perfsweep({"daily", "--from", "2023-08-10", "--to", "2023-08-13", "--runtime",
-                            "none", "--test", "python3 -S " + k_sim + " " + path + " {date}",
-                            "--strategy", "exhaustive", "--repeats", "2", "--timeout", "5s",
-                            "--logs", dir.file("logs"), "--json"});
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    auto d = parse_json_object(r.out);
+    LocalWorld w;
+    const auto r = daily(w, {{"from", "2023-08-10"},
+                             {"to", "2023-08-13"},
+                             {"runtime", "none"},
+                             {"test", "python3 -S " + k_sim + " " + path + " {date}"},
+                             {"strategy", "exhaustive"},
+                             {"repeats", "2"},
+                             {"timeout", "5s"},
+                             {"logs", dir.file("logs")}});
+    CHECK(perfsweep::core::sweep_exit_code(r) == 0);
+    auto d = daily_json(r);
     CHECK(d["boundaries"].Size() == 0);
     REQUIRE(d["skipped"].Size() == 1);
     CHECK(std::string(d["skipped"][0]["label"].GetString()) == "2023-08-11");

@@ -1,13 +1,25 @@
-// Environment attribution end to end: the real perfsweep binary, the fake docker answering each
-// simulated nightly's environment (tests/support/fake_docker, env.json), real child processes and
-// a real git repo for the hourly stage.
+// Environment attribution in-process (investigate, daily and run's use cases, options resolved
+// by the CLI's rules) with the real local adapters: the fake docker answering each simulated
+// nightly's environment (tests/support/fake_docker, env.json) found on PATH by the process
+// runner, real child processes and a real git repo for the hourly stage.
 
+#include "adapters/json/measurement_json.hpp"
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
+#include "app/daily.hpp"
+#include "app/investigate.hpp"
+#include "app/jax_toolbox.hpp"
+#include "app/options.hpp"
+#include "app/run_point.hpp"
+#include "core/exit_policy.hpp"
+#include "report/result_json.hpp"
+#include "support/command_values.hpp"
 #include "support/env_guard.hpp"
 #include "support/json_doc.hpp"
+#include "support/local_world.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
+#include "util/error.hpp"
 
 #include <catch2/catch.hpp>
 #include <rapidjson/document.h>
@@ -15,9 +27,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+using namespace perfsweep;
 using namespace perfsweep::test;
 namespace fs = std::filesystem;
 
@@ -54,7 +68,7 @@ struct World {
     TempDir dir{"perfsweep-envfp"};
     std::string bin = dir.file("bin"), state = dir.file("state"), log = dir.file("calls.jsonl");
     std::string bench = dir.file("bench.sh");
-    std::vector<std::string> env;
+    std::unique_ptr<EnvGuard> path, docker_log, docker_state; ///< the fake docker, first on PATH
 
     World() {
         fs::create_directories(bin);
@@ -67,8 +81,9 @@ struct World {
         write_file(state + "/images", images);
         write_file(bench, "if [[ \"$PERFSWEEP_DATE\" > 2023-08-21 ]]; then b=450; else b=500; fi\n"
                           "echo \"MLUPS: $b.$PERFSWEEP_REPEAT\"\n");
-        env = {"PATH=" + bin + ":" + std::getenv("PATH"), "FAKE_DOCKER_LOG=" + log,
-               "FAKE_DOCKER_STATE=" + state};
+        path = std::make_unique<EnvGuard>("PATH", bin + ":" + std::getenv("PATH"));
+        docker_log = std::make_unique<EnvGuard>("FAKE_DOCKER_LOG", log);
+        docker_state = std::make_unique<EnvGuard>("FAKE_DOCKER_STATE", state);
     }
     /// Each date's probe text and labels.
     void environments(const std::map<std::string, std::pair<std::string, std::string>>& by_date) {
@@ -90,31 +105,70 @@ struct World {
     std::string calls() const { return fs::exists(log) ? read_file(log) : std::string(); }
     /// investigate over the three nightlies (docker, exhaustive, 2 repeats), then `extra`.
     std::vector<std::string> investigate_args(const std::vector<std::string>& extra) const {
-        std::vector<std::string> a = {"investigate",
-                                      "--history",
-                                      dir.file("h.jsonl"),
-                                      "--record",
-                                      k_dates.back(),
-                                      "--from",
-                                      k_dates.front(),
-                                      "--to",
-                                      k_dates.back(),
-                                      "--image",
-                                      k_image,
-                                      "--runtime",
-                                      "docker",
-                                      "--test",
-                                      "bash " + bench,
-                                      "--strategy",
-                                      "exhaustive",
-                                      "--repeats",
-                                      "2",
-                                      "--logs",
-                                      dir.file("logs")};
+        std::vector<std::string> a = {"--history",  dir.file("h.jsonl"),
+                                      "--record",   k_dates.back(),
+                                      "--from",     k_dates.front(),
+                                      "--to",       k_dates.back(),
+                                      "--image",    k_image,
+                                      "--runtime",  "docker",
+                                      "--test",     "bash " + bench,
+                                      "--strategy", "exhaustive",
+                                      "--repeats",  "2",
+                                      "--logs",     dir.file("logs")};
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     }
 };
+
+/// `perfsweep investigate ARGS` in `w`: the pipeline with the real local adapters.
+Ran investigate(LocalWorld& w, const std::vector<std::string>& args) {
+    return run_in(w, [&](Ran& r) {
+        auto req = app::resolve_investigate(command_values("investigate", options_of_args(args)),
+                                            {"", &w.actions});
+        auto& o = req.options;
+        app::prepare_source_runner(o.hourly_runner, o.hourly_options, req.jax_toolbox, w.repos,
+                                   w.files, &o.commits_probe);
+        const auto res = app::run_investigate(o, w.adapters);
+        r.out = res.markdown;
+        r.exit_code = res.exit_code;
+    });
+}
+
+/// `perfsweep run ARGS --json` in `w`: one point with the real process runner; `out` is the
+/// measurement's JSON line.
+Ran run_point(LocalWorld& w, const std::vector<std::string>& args) {
+    return run_in(w, [&](Ran& r) {
+        const auto req = app::resolve_run(command_values("run", options_of_args(args)),
+                                          static_cast<util::UnixSeconds>(w.clock.now()));
+        auto runner = w.runners.make(req.runner);
+        const auto ms = app::run_point_metrics(*runner, nullptr, req.point, nullptr);
+        REQUIRE(ms.size() == 1);
+        r.out = adapters::measurement_to_json(ms[0]);
+        r.exit_code = core::point_exit_code(ms[0].status);
+    });
+}
+
+/// `perfsweep daily ARGS --json` in `w`.
+Ran daily(LocalWorld& w, const std::vector<std::string>& args) {
+    return run_in(w, [&](Ran& r) {
+        auto req = app::resolve_daily(command_values("daily", options_of_args(args)));
+        auto runner = w.runners.make(req.runner);
+        std::unique_ptr<ports::BuildingRunner> probe;
+        if (req.commits_probe)
+            probe = w.runners.make(*req.commits_probe);
+        auto res = app::run_daily(req.options, w.adapters, {*runner, probe.get(), nullptr});
+        r.out = report::render_json(res);
+        r.exit_code = core::sweep_exit_code(res);
+    });
+}
+
+/// The Actions step outputs `w` recorded, as GITHUB_OUTPUT's lines "name=value".
+std::string outputs_text(const LocalWorld& w) {
+    std::string out;
+    for (const auto& [k, v] : w.actions.outputs)
+        out += k + "=" + v + "\n";
+    return out;
+}
 
 } // namespace
 
@@ -122,16 +176,13 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
           "[environment][docker]") {
     World w;
     w.cudnn_update();
-    const std::string out = w.dir.file("out"), gh_out = w.dir.file("gh-output");
-    write_file(gh_out, "");
-    auto env = w.env;
-    env.push_back("GITHUB_ACTIONS=true");
-    env.push_back("GITHUB_OUTPUT=" + gh_out);
+    const std::string out = w.dir.file("out");
+    LocalWorld lw;
+    lw.actions.active = true; // inside Actions: the step outputs are written
     const auto r =
-        run_perfsweep(w.investigate_args({"--commits-probe", "echo jax 0123456789abcdef0123",
-                                          "--repo", "jax=" + w.dir.file("no-such-clone"), "--build",
-                                          "true", "--output-dir", out}),
-                      env);
+        investigate(lw, w.investigate_args({"--commits-probe", "echo jax 0123456789abcdef0123",
+                                            "--repo", "jax=" + w.dir.file("no-such-clone"),
+                                            "--build", "true", "--output-dir", out}));
     INFO(r.err);
     CHECK(r.exit_code != 2);
     CHECK(r.exit_code != 3);
@@ -189,7 +240,7 @@ TEST_CASE("investigate: an environmental change skips the hourly stage and says 
         ++commit_probes;
     CHECK(commit_probes > 0);
     CHECK_THAT(md, Catch::Contains("runs: " + std::to_string(bench_runs) + " "));
-    const auto outputs = read_file(gh_out);
+    const auto outputs = outputs_text(lw);
     CHECK_THAT(outputs, Catch::Contains("cause") && Catch::Contains("environment") &&
                             Catch::Contains("cudnn 9.1.0 -> 9.2.0"));
 }
@@ -225,11 +276,11 @@ TEST_CASE("investigate: sources and environment both changed → hourly runs in 
         write_file(w.dir.file("commits-" + d + ".txt"),
                    "jax " + sha[d > "2023-08-21" ? 2 : 0] + "\n");
     const std::string out = w.dir.file("out");
-    const auto r =
-        run_perfsweep(w.investigate_args(
-                          {"--commits-probe", "cat " + w.dir.file("commits-{date}.txt"), "--repo",
-                           "jax=" + repo, "--ref", "main", "--build", "true", "--output-dir", out}),
-                      w.env);
+    LocalWorld lw;
+    const auto r = investigate(
+        lw, w.investigate_args({"--commits-probe", "cat " + w.dir.file("commits-{date}.txt"),
+                                "--repo", "jax=" + repo, "--ref", "main", "--build", "true",
+                                "--output-dir", out}));
     INFO(r.err);
     CHECK(r.exit_code != 2);
     CHECK(r.exit_code != 3);
@@ -252,10 +303,10 @@ TEST_CASE("run: hostile probe output and labels are rejected, nothing is execute
            "gpu name=H100\nshell=$(touch " +
                marker + ")\n" + std::string(300, 'k') + "=1\n",
            "{\"ok\":\"1\",\"bad\\nkey\":\"x\",\"evil\":\"a\\u001b]0;b\"}"}}});
+    LocalWorld lw;
     const auto r =
-        run_perfsweep({"run", "--runtime", "docker", "--image", k_image, "--date", "2023-08-21",
-                       "--test", "bash " + w.bench, "--logs", w.dir.file("logs"), "--json"},
-                      w.env);
+        run_point(lw, {"--runtime", "docker", "--image", k_image, "--date", "2023-08-21", "--test",
+                       "bash " + w.bench, "--logs", w.dir.file("logs"), "--json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0); // a bad probe is a warning, never a failed measurement
     const auto m = parse_json_object(r.out);
@@ -274,10 +325,10 @@ TEST_CASE("run: hostile probe output and labels are rejected, nothing is execute
 TEST_CASE("env-probe none records no environment and runs no probe", "[environment][docker]") {
     World w;
     w.cudnn_update();
-    const auto r = run_perfsweep({"run", "--runtime", "docker", "--image", k_image, "--date",
-                                  "2023-08-21", "--test", "bash " + w.bench, "--logs",
-                                  w.dir.file("logs"), "--env-probe", "none", "--json"},
-                                 w.env);
+    LocalWorld lw;
+    const auto r = run_point(lw, {"--runtime", "docker", "--image", k_image, "--date", "2023-08-21",
+                                  "--test", "bash " + w.bench, "--logs", w.dir.file("logs"),
+                                  "--env-probe", "none", "--json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK_FALSE(parse_json_object(r.out).HasMember("environment"));
@@ -289,15 +340,17 @@ TEST_CASE("runtime none: a custom probe per date, a failing probe is only a warn
           "[environment]") {
     TempDir dir("perfsweep-envfp-none");
     write_file(dir.file("env-2023-08-20.txt"), "cuda=12.3\n");
-    const auto ok = run_perfsweep({"run", "--date", "2023-08-20", "--test", "echo MLUPS: 5",
-                                   "--logs", dir.file("logs"), "--env-probe",
+    LocalWorld lw;
+    const auto ok = run_point(lw, {"--date", "2023-08-20", "--test", "echo MLUPS: 5", "--logs",
+                                   dir.file("logs"), "--env-probe",
                                    "cat " + dir.file("env-{date}.txt"), "--json"});
     INFO(ok.err);
     REQUIRE(ok.exit_code == 0);
     CHECK(std::string(parse_json_object(ok.out)["environment"]["cuda"].GetString()) == "12.3");
-    const auto bad = run_perfsweep({"run", "--date", "2023-08-21", "--test", "echo MLUPS: 5",
-                                    "--logs", dir.file("logs"), "--env-probe",
-                                    "cat " + dir.file("env-{date}.txt"), "--json"});
+    LocalWorld lw2;
+    const auto bad = run_point(lw2, {"--date", "2023-08-21", "--test", "echo MLUPS: 5", "--logs",
+                                     dir.file("logs"), "--env-probe",
+                                     "cat " + dir.file("env-{date}.txt"), "--json"});
     INFO(bad.err);
     REQUIRE(bad.exit_code == 0);
     CHECK_FALSE(parse_json_object(bad.out).HasMember("environment"));
@@ -356,15 +409,19 @@ TEST_CASE("daily --commits-label: image labels name the commits without a probe 
                 "{\"org.opencontainers.image.revision\":\"" +
                     (d == "2023-08-23" ? std::string("$(touch x) main") : good) + "\"}"};
     w.environments(m);
-    const std::vector<std::string> base = {
-        "daily",           "--from",          k_dates.front(), "--to",      k_dates.back(),
-        "--image",         k_image,           "--runtime",     "docker",    "--test",
-        "bash " + w.bench, "--strategy",      "exhaustive",    "--repeats", "2",
-        "--logs",          w.dir.file("logs")};
+    const std::vector<std::string> base = {"--from",     k_dates.front(),
+                                           "--to",       k_dates.back(),
+                                           "--image",    k_image,
+                                           "--runtime",  "docker",
+                                           "--test",     "bash " + w.bench,
+                                           "--strategy", "exhaustive",
+                                           "--repeats",  "2",
+                                           "--logs",     w.dir.file("logs")};
     auto args = base;
     for (const auto& a : {"--commits-label", "jax=org.opencontainers.image.revision", "--json"})
         args.push_back(a);
-    const auto r = run_perfsweep(args, w.env);
+    LocalWorld lw;
+    const auto r = daily(lw, args);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const auto d = parse_json_object(r.out);
@@ -391,9 +448,10 @@ TEST_CASE("daily --commits-label: image labels name the commits without a probe 
              {{"--commits-label", "jax=x", "--runtime=none"}, "docker or podman"}}) {
         auto a = base;
         if (bad.back() == "--runtime=none")
-            a.erase(a.begin() + 7, a.begin() + 9); // drop "--runtime docker"
+            a.erase(a.begin() + 6, a.begin() + 8); // drop "--runtime docker"
         a.insert(a.end(), bad.begin(), bad.end());
-        const auto e = run_perfsweep(a, w.env);
+        LocalWorld each;
+        const auto e = daily(each, a);
         INFO(e.err);
         CHECK(e.exit_code == 2);
         CHECK_THAT(e.err, Catch::Contains("--commits-label") && Catch::Contains(expect));
@@ -419,9 +477,10 @@ TEST_CASE("the built-in probe reads GPU, toolkit and wheels on the host (runtime
                               "echo 'Cuda compilation tools, release 12.6, V12.6.85'\n");
     for (const auto& t : {"nvidia-smi", "nvcc"})
         fs::permissions(bin + "/" + t, fs::perms::owner_all);
-    const auto r = run_perfsweep({"run", "--label", "host", "--test", "echo MLUPS: 5", "--logs",
-                                  dir.file("logs"), "--env-probe", "default", "--json"},
-                                 {"PATH=" + bin + ":" + std::getenv("PATH"), "PYTHONPATH=" + site});
+    EnvGuard path("PATH", bin + ":" + std::getenv("PATH")), pythonpath("PYTHONPATH", site);
+    LocalWorld lw;
+    const auto r = run_point(lw, {"--label", "host", "--test", "echo MLUPS: 5", "--logs",
+                                  dir.file("logs"), "--env-probe", "default", "--json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const auto m = parse_json_object(r.out);

@@ -1,4 +1,14 @@
+// The sticky comment in-process against the loopback GitHub (every request validated against
+// GitHub's OpenAPI description): `comment`'s options resolved by the CLI's rules, the real Actions
+// environment adapter reading the event, the real GitHub client, app::post_sticky_comment. What
+// the binary prints and writes inside Actions is tested in test_github_secrets.
+
+#include "adapters/github/actions_env.hpp"
 #include "adapters/github/github_client.hpp"
+#include "adapters/system/local_files.hpp"
+#include "app/comment.hpp"
+#include "app/options_data.hpp"
+#include "support/command_values.hpp"
 #include "support/fake_github.hpp"
 #include "support/fakes/memory.hpp"
 #include "support/temp_dir.hpp"
@@ -7,10 +17,14 @@
 #include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
+using namespace perfsweep;
 using namespace perfsweep::test;
 
 namespace {
@@ -71,18 +85,62 @@ int count_requests(const FakeGitHub& gh, const std::string& method, const std::s
     return n;
 }
 
-CommandResult comment(const FakeGitHub& gh, const TempDir& dir, std::vector<std::string> args,
-                      std::vector<std::string> extra_env = {},
-                      const std::string& token = "tok-user") {
+/// How one `comment` ended: what it did to which issue, or the error that stopped it.
+struct Commented {
+    int exit_code = -1; ///< 0, or the exit code the CLI maps the error's kind to (2 usage, 3 other)
+    std::string action; ///< created | updated | issue-created
+    long long number = 0;
+    std::string err; ///< the error's message
+};
+
+/// `perfsweep comment --github-repo acme/lbm --body-file BODY --key nightly ARGS` in-process, in
+/// a step whose environment is env_for(gh, token) and `extra_env` ("NAME=value"): the event read
+/// by the real ActionsEnv, the client's settings read from it as the binary reads them.
+Commented comment(const FakeGitHub& gh, const TempDir& dir, std::vector<std::string> args,
+                  std::vector<std::string> extra_env = {}, const std::string& token = "tok-user") {
     const std::string body = dir.file("body.md");
     if (!std::ifstream(body))
         write_file(body, "## perfsweep\nMLUPS fell 7.0 %\n");
-    std::vector<std::string> argv = {"comment", "--github-repo", "acme/lbm", "--body-file",
-                                     body,      "--key",         "nightly"};
+    std::vector<std::string> argv = {"--body-file", body, "--key", "nightly"};
+    if (std::find(args.begin(), args.end(), "--github-repo") == args.end())
+        argv.insert(argv.end(), {"--github-repo", "acme/lbm"});
     argv.insert(argv.end(), args.begin(), args.end());
-    auto env = env_for(gh, token);
-    env.insert(env.end(), extra_env.begin(), extra_env.end());
-    return run_perfsweep(argv, env);
+    std::map<std::string, std::string> env;
+    auto envs = env_for(gh, token);
+    envs.insert(envs.end(), extra_env.begin(), extra_env.end());
+    for (const auto& e : envs)
+        env[e.substr(0, e.find('='))] = e.substr(e.find('=') + 1);
+    auto get = [&](const std::string& name) {
+        const auto it = env.find(name);
+        return it == env.end() ? std::string() : it->second;
+    };
+    Commented r;
+    std::FILE* commands = std::tmpfile(); // workflow commands (none outside Actions)
+    try {
+        adapters::ActionsEnv actions(get, commands);
+        auto c = app::resolve_comment(command_values("comment", options_of_args(argv)),
+                                      {get("GITHUB_REPOSITORY"), &actions});
+        adapters::LocalFiles files;
+        c.request.body = files.read_text(c.body_file);
+        adapters::GitHubOptions o;
+        o.api_url = get("GITHUB_API_URL");
+        o.token = get(c.token_env);
+        o.timeout_s = std::stod(get("PERFSWEEP_GITHUB_TIMEOUT_S"));
+        o.backoff_s = std::stod(get("PERFSWEEP_GITHUB_BACKOFF_S"));
+        if (!get("PERFSWEEP_GITHUB_MAX_WAIT_S").empty())
+            o.max_wait_s = std::stod(get("PERFSWEEP_GITHUB_MAX_WAIT_S"));
+        adapters::SystemClock clock;
+        adapters::GitHubClient client(o, clock);
+        const auto res = app::post_sticky_comment(client, c.request);
+        r.action = res.action;
+        r.number = res.number;
+        r.exit_code = 0;
+    } catch (const Error& e) {
+        r.err = e.what();
+        r.exit_code = e.kind() == ErrorKind::usage ? 2 : 3;
+    }
+    std::fclose(commands);
+    return r;
 }
 
 } // namespace
@@ -100,11 +158,11 @@ TEST_CASE("comment creates once, then updates the same comment in place", "[gith
     auto r = comment(gh, dir, {"--pr", "5"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.rfind("created acme/lbm#5", 0) == 0);
+    CHECK((r.action == "created" && r.number == 5));
     write_file(dir.file("body.md"), "second version\n");
     r = comment(gh, dir, {"--pr", "5"});
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.rfind("updated acme/lbm#5", 0) == 0);
+    CHECK((r.action == "updated" && r.number == 5));
     const auto c = comments(gh, 5);
     REQUIRE(c.size() == 1);
     CHECK(c[0].second == "<!-- perfsweep:nightly -->\nsecond version\n");
@@ -132,7 +190,7 @@ TEST_CASE("the marker is found on page 3 of 250 comments via the Link header",
     auto r = comment(gh, dir, {"--issue", "9"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.rfind("updated", 0) == 0);
+    CHECK(r.action == "updated");
     const auto c = comments(gh, 9);
     REQUIRE(c.size() == 250);
     CHECK(c[230].second.find("MLUPS fell") != std::string::npos);
@@ -209,15 +267,8 @@ TEST_CASE("401 reports the API's message and status, never the token", "[github]
     CHECK(r.exit_code == 3);
     CHECK(r.err.find("401 Bad credentials") != std::string::npos);
     CHECK(r.err.find("wrong-secret-token") == std::string::npos);
-    CHECK(r.out.find("wrong-secret-token") == std::string::npos);
-    r = run_perfsweep({"comment", "--github-repo", "acme/lbm", "--pr", "1", "--body-file",
-                       dir.file("body.md"), "--token-env", "NOPE_TOKEN"},
-                      {"NOPE_TOKEN="});
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find("--token-env NOPE_TOKEN") != std::string::npos);
-    r = run_perfsweep(
-        {"comment", "--github-repo", "acme", "--pr", "1", "--body-file", dir.file("body.md")},
-        env_for(gh));
+    // A repository that is not OWNER/NAME is refused.
+    r = comment(gh, dir, {"--github-repo", "acme", "--pr", "1"});
     CHECK(r.exit_code != 0);
 }
 
@@ -232,9 +283,9 @@ TEST_CASE("with an Actions GITHUB_TOKEN the author is the github-actions bot",
     auto r = comment(gh, dir, {"--pr", "8"}, {}, "ghs_actions_token");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.rfind("created", 0) == 0); // mallory's copy of the marker is not ours
+    CHECK(r.action == "created"); // mallory's copy of the marker is not ours
     r = comment(gh, dir, {"--pr", "8"}, {}, "ghs_actions_token");
-    CHECK(r.out.rfind("updated", 0) == 0);
+    CHECK(r.action == "updated");
     const auto c = comments(gh, 8);
     REQUIRE(c.size() == 2);
     CHECK(c[0].second == "<!-- perfsweep:nightly -->\nfake");
@@ -251,14 +302,14 @@ TEST_CASE("new-issue opens one issue and then reuses it, with a GHES base URL",
                      {"--new-issue", "perfsweep: MLUPS regression", "--issue-label", "perf"}, env);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.rfind("issue-created acme/lbm#1", 0) == 0);
+    CHECK((r.action == "issue-created" && r.number == 1));
     r = comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--issue-label", "perf"},
                 env);
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.rfind("created acme/lbm#1", 0) == 0);
+    CHECK((r.action == "created" && r.number == 1));
     r = comment(gh, dir, {"--new-issue", "perfsweep: MLUPS regression", "--issue-label", "perf"},
                 env);
-    CHECK(r.out.rfind("updated acme/lbm#1", 0) == 0);
+    CHECK((r.action == "updated" && r.number == 1));
     CHECK(comments(gh, 1).size() == 1);
     CHECK(count_requests(gh, "POST", "/repos/acme/lbm/issues") == 2); // one issue, one comment
     check_all_valid(gh);
@@ -278,7 +329,7 @@ TEST_CASE("the target comes from the event payload, schedule needs an explicit t
             {"GITHUB_EVENT_NAME=" + event, "GITHUB_EVENT_PATH=" + k_events + event + ".json"});
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
-        CHECK(r.out.find("acme/lbm#" + std::to_string(number)) != std::string::npos);
+        CHECK(r.number == number);
     }
     auto r =
         comment(gh, dir, {},
@@ -286,24 +337,6 @@ TEST_CASE("the target comes from the event payload, schedule needs an explicit t
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("'schedule' event has no PR or issue") != std::string::npos);
     CHECK(r.err.find("--new-issue") != std::string::npos);
-}
-
-TEST_CASE("inside Actions: token masked once, outputs with a random delimiter",
-          "[github][actions]") {
-    FakeGitHub gh;
-    REQUIRE_NODE(gh);
-    TempDir dir;
-    const std::string out = dir.file("output.txt");
-    write_file(out, "");
-    auto r = comment(gh, dir, {"--pr", "2"}, {"GITHUB_ACTIONS=true", "GITHUB_OUTPUT=" + out});
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    CHECK(r.out.rfind("::add-mask::tok-user\n", 0) == 0);
-    CHECK(r.out.find("tok-user", 20) == std::string::npos);
-    const auto o = read_file(out);
-    CHECK(o.find("number=2\n") != std::string::npos);
-    CHECK(o.find("comment-url=https://github.example/acme/lbm/issues/2#issuecomment-") !=
-          std::string::npos);
 }
 
 TEST_CASE("a PATCH answered 307 and a comment list answered 301 say where it moved, and change "
@@ -318,9 +351,9 @@ TEST_CASE("a PATCH answered 307 and a comment list answered 301 say where it mov
         "headers":{"location":"https://api.github.example/repos/acme/lbm-new/issues/comments/1"}}])");
     write_file(dir.file("body.md"), "a new report\n");
     auto r = comment(gh, dir, {"--pr", "7"});
-    INFO(r.out << r.err);
+    INFO(r.err);
     CHECK(r.exit_code == 3);
-    CHECK(r.out.find("updated") == std::string::npos);
+    CHECK(r.action.empty());
     CHECK(r.err.find(
               "307 moved to https://api.github.example/repos/acme/lbm-new/issues/comments/1") !=
           std::string::npos);

@@ -170,3 +170,37 @@ TEST_CASE("GitHub error text never shows the --token-env token", "[github][secre
     CHECK(run.r.err.find("404 Not Found for Bearer ***") != std::string::npos);
     check_no_secret(run, secret);
 }
+
+// The binary inside an Actions step: its stdout and GITHUB_OUTPUT (the use case and the client
+// against the loopback GitHub are tested in-process in test_github_comment).
+
+TEST_CASE("inside Actions: token masked once, outputs with a random delimiter",
+          "[github][actions]") {
+    FakeGitHub gh;
+    REQUIRE_NODE(gh);
+    TempDir dir;
+    const std::string out = dir.file("output.txt");
+    write_file(out, "");
+    write_file(dir.file("body.md"), "## perfsweep\nMLUPS fell 7.0 %\n");
+    auto r = run_perfsweep({"comment", "--github-repo", "acme/lbm", "--body-file",
+                            dir.file("body.md"), "--key", "nightly", "--pr", "2"},
+                           {"GITHUB_API_URL=" + gh.url(), "GITHUB_TOKEN=tok-user",
+                            "PERFSWEEP_GITHUB_BACKOFF_S=0.05", "PERFSWEEP_GITHUB_TIMEOUT_S=1",
+                            "GITHUB_EVENT_PATH=", "GITHUB_REPOSITORY=", "GITHUB_ACTIONS=true",
+                            "GITHUB_OUTPUT=" + out});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("::add-mask::tok-user\n", 0) == 0);
+    CHECK(r.out.find("tok-user", 20) == std::string::npos);
+    CHECK(r.out.find("created acme/lbm#2") != std::string::npos); // what comment prints
+    const auto o = read_file(out);
+    CHECK(o.find("number=2\n") != std::string::npos);
+    CHECK(o.find("comment-url=https://github.example/acme/lbm/issues/2#issuecomment-") !=
+          std::string::npos);
+    // A --token-env variable that is empty is a usage error naming it (exit 2).
+    r = run_perfsweep({"comment", "--github-repo", "acme/lbm", "--pr", "1", "--body-file",
+                       dir.file("body.md"), "--token-env", "NOPE_TOKEN"},
+                      {"NOPE_TOKEN="});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--token-env NOPE_TOKEN") != std::string::npos);
+}

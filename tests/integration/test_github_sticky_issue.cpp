@@ -1,12 +1,17 @@
 // The scheduled job's sticky issue against the loopback GitHub (every request validated against
 // GitHub's OpenAPI description): one issue per key, opened on a regression, its report updated on
 // the next nights, a recovery said (or the issue closed) on a healthy night, a quiet night posts
-// nothing. First the use case in-process, then `perfsweep investigate --comment` on a `schedule`
-// event as the action runs it.
+// nothing. First the use case, then the whole `investigate --comment` on a `schedule` event (its
+// other ports in memory), all in-process.
 #include "adapters/github/github_client.hpp"
 #include "adapters/system/local_files.hpp"
 #include "app/comment.hpp"
+#include "app/investigate.hpp"
+#include "app/option_table.hpp"
+#include "app/option_values.hpp"
+#include "app/options.hpp"
 #include "support/fake_github.hpp"
+#include "support/fakes/world.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -266,25 +271,27 @@ TEST_CASE("sticky issue: labels dropped by GitHub still find the issue", "[githu
     CHECK(issues(gh).size() == 1);
 }
 
-// ---- the CLI as the action runs it: investigate --comment on a `schedule` event
+// ---- investigate --comment on a `schedule` event, in-process with the real GitHub client
 
 namespace {
 
-const std::string k_events = std::string(PERFSWEEP_SOURCE_DIR) + "/tests/data/events/";
+/// The real GitHub client against the loopback server, whatever the token variable.
+class LoopbackHosts final : public ports::CodeHosts {
+public:
+    explicit LoopbackHosts(const FakeGitHub& gh) : m_gh(gh) {}
+    std::unique_ptr<ports::CodeHost> open(const std::string&) override {
+        adapters::GitHubOptions o;
+        o.api_url = m_gh.url();
+        o.token = "ghs_actions_token";
+        o.backoff_s = 0.05;
+        o.timeout_s = 1;
+        return std::make_unique<adapters::GitHubClient>(o, m_clock);
+    }
 
-/// The environment of an Actions step on a `schedule` event.
-std::vector<std::string> schedule_env(const FakeGitHub& gh, const test::TempDir& dir) {
-    return {"GITHUB_ACTIONS=true",
-            "GITHUB_EVENT_NAME=schedule",
-            "GITHUB_EVENT_PATH=" + k_events + "schedule.json",
-            "GITHUB_REPOSITORY=acme/lbm",
-            "GITHUB_API_URL=" + gh.url(),
-            "GITHUB_TOKEN=ghs_actions_token",
-            "GITHUB_OUTPUT=" + dir.file("github_output"),
-            "GITHUB_STEP_SUMMARY=" + dir.file("summary.md"),
-            "PERFSWEEP_GITHUB_BACKOFF_S=0.05",
-            "PERFSWEEP_GITHUB_TIMEOUT_S=1"};
-}
+private:
+    const FakeGitHub& m_gh;
+    adapters::SystemClock m_clock;
+};
 
 /// A history of `n` flat MLUPS points (no regression), one per nightly from 2023-08-01.
 std::string flat_history(int n) {
@@ -305,22 +312,28 @@ TEST_CASE("investigate on a schedule event: a healthy night with nothing open po
           "[github][issue][investigate]") {
     FakeGitHub gh;
     REQUIRE_NODE(gh);
-    test::TempDir dir;
-    test::write_file(dir.file("h.jsonl"), flat_history(12));
-    test::write_file(dir.file("github_output"), "");
-    auto r = test::run_perfsweep({"investigate", "--history", dir.file("h.jsonl"), "--test", "true",
-                                  "--benchmark", "bench", "--metric", "MLUPS", "--comment",
-                                  "--output-dir", dir.file("out")},
-                                 schedule_env(gh, dir));
-    INFO(r.err);
+    // An Actions step on a `schedule` event (no issue or PR), the rest of the world in memory.
+    fakes::World w;
+    w.actions.active = true;
+    w.actions.target.event_name = "schedule";
+    w.actions.target.why_none = "a schedule event has no issue or PR";
+    fakes::import_file(w, "h.jsonl", flat_history(12), "history.jsonl");
+    LoopbackHosts hosts(gh);
+    ports::Adapters adapters{w.files,   w.progress, w.clock, w.actions, w.histories,
+                             w.runners, w.repos,    hosts,   w.secrets, w.demo_world};
+    app::OptionValues v(*app::find_command_spec("investigate"));
+    v.set("history", "history.jsonl");
+    v.set("test", "true");
+    v.set("benchmark", "bench");
+    v.set("metric", "MLUPS");
+    v.set_flag("comment");
+    v.set("output-dir", "out");
+    v.check();
+    const auto r = app::run_investigate(
+        app::resolve_investigate(v, {"acme/lbm", &w.actions}).options, adapters);
     CHECK(r.exit_code == 0);
     CHECK(count(gh, "POST") + count(gh, "PATCH") == 0);
-    const auto outputs = test::read_file(dir.file("github_output"));
-    CHECK(outputs.find("verdict=no_regression\n") != std::string::npos);
-    CHECK(outputs.find("issue-action=none\n") != std::string::npos);
+    CHECK(w.actions.outputs.at("verdict") == "no_regression");
+    CHECK(w.actions.outputs.at("issue-action") == "none");
     check_all_valid(gh);
 }
-
-// The whole nightly story (opened, updated, recovered and closed over three scheduled runs of
-// investigate) is tested in-process with the in-memory code host:
-// tests/unit/test_usecase_investigate.cpp. The client against the loopback GitHub is tested above.

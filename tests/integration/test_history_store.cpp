@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -102,15 +103,34 @@ TEST_CASE_METHOD(HistoryFile, "a malformed line in the middle is an error naming
 TEST_CASE("two processes appending at once never interleave", "[adapters][history][slow]") {
     test::TempDir dir;
     const auto path = dir.file("h.jsonl");
-    // Two real writer processes, 50 `perfsweep record` calls each, started together. Paths come
-    // through the environment, never through the script text.
-    const std::string script =
-        "w() { i=1; while [ $i -le 50 ]; do \"$EXE\" record --history \"$H\" --metric MLUPS "
-        "--benchmark \"writer-$1\" --label \"$1-$i\" --value $i >/dev/null || exit 1; "
-        "i=$((i+1)); done; }; w A & a=$!; w B & b=$!; wait $a && wait $b";
-    auto r = test::run_command({"sh", "-c", script, "sh"},
-                               {"EXE=" + std::string(PERFSWEEP_EXE), "H=" + path});
-    REQUIRE(r.exit_code == 0);
+    // Two real writer processes (forked children, each with its own store on the same file),
+    // 50 appends of one record each, started together.
+    std::vector<pid_t> writers;
+    for (const std::string w : {"A", "B"}) {
+        const pid_t pid = ::fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            int status = 0;
+            try {
+                adapters::JsonlHistoryStore mine(path);
+                for (int i = 1; i <= 50; ++i) {
+                    auto m = point(w + "-" + std::to_string(i), i);
+                    m.benchmark = "writer-" + w;
+                    mine.append({m});
+                }
+            } catch (...) {
+                status = 1;
+            }
+            ::_exit(status);
+        }
+        writers.push_back(pid);
+    }
+    for (const pid_t pid : writers) {
+        int status = -1;
+        REQUIRE(::waitpid(pid, &status, 0) == pid);
+        REQUIRE(WIFEXITED(status));
+        REQUIRE(WEXITSTATUS(status) == 0);
+    }
     adapters::JsonlHistoryStore store(path);
     auto load = store.load();
     CHECK(load.warnings.empty());
@@ -134,17 +154,15 @@ TEST_CASE_METHOD(HistoryFile, "an append waits for the writer holding the lock",
     const int fd = ::open(path.c_str(), O_RDONLY);
     REQUIRE(fd >= 0);
     REQUIRE(::flock(fd, LOCK_EX) == 0);
-    test::CommandResult r;
-    std::thread writer([&] {
-        r = test::run_perfsweep(
-            {"record", "--history", path, "--metric", "MLUPS", "--label", "b", "--value", "2"});
-    });
+    // Another store on the same file (its own open file description, so flock excludes it as
+    // it would another process).
+    adapters::JsonlHistoryStore other(path);
+    std::thread writer([&] { other.append({point("b", 2)}); });
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     CHECK(test::read_file(path) == before); // blocked behind our lock
     ::flock(fd, LOCK_UN);
     ::close(fd);
     writer.join();
-    CHECK(r.exit_code == 0);
     auto load = store.load();
     REQUIRE(load.records.size() == 2);
     CHECK(load.records[1].label == "b");

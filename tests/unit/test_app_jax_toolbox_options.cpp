@@ -5,6 +5,7 @@
 #include "app/option_table.hpp"
 #include "app/option_values.hpp"
 #include "app/options.hpp"
+#include "support/command_values.hpp"
 #include "support/fakes/world.hpp"
 #include "util/error.hpp"
 
@@ -19,6 +20,8 @@ using app::OptionValues;
 using app::RawOption;
 using app::ValueSource;
 
+using test::usage_error_of;
+
 namespace {
 
 OptionValues values_of(const std::string& command, const std::vector<RawOption>& raw) {
@@ -31,17 +34,6 @@ OptionValues values_of(const std::string& command, const std::vector<RawOption>&
 
 RawOption opt(const std::string& name, std::vector<std::string> values = {"true"}) {
     return {name, std::move(values), ValueSource::command_line};
-}
-
-std::string usage_error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::usage);
-        return e.what();
-    }
-    FAIL("expected a usage error");
-    return "";
 }
 
 const std::vector<RawOption> k_search = {opt("repo", {"jax=/s/jax", "xla=/s/xla"}),

@@ -10,6 +10,7 @@
 #include "app/options_data.hpp"
 #include "core/exit_policy.hpp"
 #include "core/sweep_plan.hpp"
+#include "support/command_values.hpp"
 #include "util/error.hpp"
 #include "util/exit_codes.hpp"
 
@@ -23,6 +24,8 @@ using namespace perfsweep;
 using app::OptionValues;
 using app::RawOption;
 using app::ValueSource;
+
+using test::usage_error_of;
 
 namespace {
 
@@ -43,17 +46,6 @@ RawOption cli(const std::string& name, std::vector<std::string> values = {"true"
 
 RawOption cli1(const std::string& name, const std::string& value) {
     return cli(name, {value});
-}
-
-std::string usage_error(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::usage);
-        return e.what();
-    }
-    FAIL("expected a usage error");
-    return "";
 }
 
 } // namespace
@@ -169,7 +161,7 @@ TEST_CASE("durations: one syntax for every duration option", "[options][duration
     const auto h2 = values_for("hourly", {cli1("repo", "a=/r"), cli1("timeout", "1800"),
                                           cli1("build", "b"), cli1("test", "t")});
     CHECK(app::resolve_hourly(h2).runner->timeout_s == 1800);
-    const auto msg = usage_error([] {
+    const auto msg = usage_error_of([] {
         values_for("run", {cli1("test", "t"), cli1("timeout", "0")});
     });
     CHECK_THAT(msg, Catch::Contains("--timeout '0'") && Catch::Contains("duration"));
@@ -208,34 +200,34 @@ TEST_CASE("suggestions for a mistyped command or option", "[options][suggest]") 
     // A flag of another command: say where it belongs.
     CHECK_THAT(app::unknown_option_message(detect, "to-commit"),
                Catch::Contains("is an option of 'hourly', 'investigate'"));
-    const auto msg = usage_error([] { values_for("detect", {cli1("treshold", "2%")}); });
+    const auto msg = usage_error_of([] { values_for("detect", {cli1("treshold", "2%")}); });
     CHECK_THAT(msg, Catch::Contains("did you mean --threshold?"));
 }
 
 TEST_CASE("typed values are checked with one wording, naming the flag", "[options][values]") {
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    values_for("hourly", {cli1("repo", "a=/r"), cli1("max-builds", "-2")});
                }),
                Catch::Contains("--max-builds '-2': expected a whole number >= 0"));
-    CHECK_THAT(usage_error([] { values_for("daily", {cli1("repeats", "three")}); }),
+    CHECK_THAT(usage_error_of([] { values_for("daily", {cli1("repeats", "three")}); }),
                Catch::Contains("--repeats 'three': expected a whole number >= 1"));
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    values_for("run", {cli1("test", "t"), cli1("metric", "")});
                }),
                Catch::Contains("--metric '': expected a non-empty NAME"));
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    values_for("run", {cli("test", {"a", "b"})});
                }),
                Catch::Contains("--test is given 2 times; give it once"));
-    CHECK_THAT(usage_error([] { values_for("daily", {cli1("from", "2023-08-01")}); }),
+    CHECK_THAT(usage_error_of([] { values_for("daily", {cli1("from", "2023-08-01")}); }),
                Catch::Contains("daily: --to END is required"));
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    values_for("run", {cli1("test", "t"), cli1("date", "2023-02-30")});
                }),
                Catch::Contains("--date '2023-02-30': expected a calendar date YYYY-MM-DD"));
     // investigate --record also takes "today", so its date is checked when resolved.
     CHECK_THAT(
-        usage_error([] {
+        usage_error_of([] {
             const auto v = values_for("investigate", {cli1("history", "h"), cli1("test", "t"),
                                                       cli1("record", "2023-02-30")});
             app::resolve_investigate(v, {});
@@ -245,7 +237,7 @@ TEST_CASE("typed values are checked with one wording, naming the flag", "[option
     OptionValues v(*app::find_command_spec("daily"), "value.toml");
     std::vector<std::string> w;
     app::assign_options(v, {{"repeats", {"three"}, ValueSource::config_file}}, w);
-    CHECK_THAT(usage_error([&] { v.integer("repeats"); }),
+    CHECK_THAT(usage_error_of([&] { v.integer("repeats"); }),
                Catch::Contains("--repeats (config file value.toml, [daily]) 'three'"));
 }
 
@@ -261,7 +253,7 @@ TEST_CASE("old names: accepted with a warning, mapped to the current option",
     CHECK(v.flag("json"));
     v = values_for("report", {cli1("input", "r.json"), cli1("format", "markdown")}, &w);
     CHECK_FALSE(v.flag("json"));
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    values_for("report", {cli1("input", "r.json"), cli1("format", "html")});
                }),
                Catch::Contains("expected json or markdown"));
@@ -286,7 +278,7 @@ TEST_CASE("old names: accepted with a warning, mapped to the current option",
 
     // The same option under both names is ambiguous.
     CHECK_THAT(
-        usage_error([] {
+        usage_error_of([] {
             values_for("hourly", {cli1("repo", "a=/r"), cli1("logs", "A"), cli1("logs-dir", "B")});
         }),
         Catch::Contains("name the same option"));
@@ -309,14 +301,14 @@ TEST_CASE("runner options: the 18.10 refusals", "[options][runner]") {
         return app::resolve_runner(values_for("run", raw));
     };
     // {image} without --image is a usage error, not an empty argument.
-    CHECK_THAT(usage_error([&] { run({}); }),
+    CHECK_THAT(usage_error_of([&] { run({}); }),
                Catch::Contains("uses {image}, but no --image is given"));
     CHECK(run({cli1("image", "img:1")}).image == "img:1");
-    CHECK_THAT(usage_error([&] {
+    CHECK_THAT(usage_error_of([&] {
                    run({cli1("image", "i"), cli1("gpus", "0,0")});
                }),
                Catch::Contains("--gpus '0,0': GPU 0 is listed twice"));
-    CHECK_THAT(usage_error([&] {
+    CHECK_THAT(usage_error_of([&] {
                    run({cli1("image", "i"), cli1("gpus", "0,,1")});
                }),
                Catch::Contains("expected GPU ids separated by commas"));
@@ -329,13 +321,13 @@ TEST_CASE("runner options: the 18.10 refusals", "[options][runner]") {
         raw.push_back(cli1("test", "t"));
         return app::resolve_daily(values_for("daily", raw));
     };
-    CHECK_THAT(usage_error([&] {
+    CHECK_THAT(usage_error_of([&] {
                    daily({cli1("repeats", "5"), cli1("max-repeats", "4")});
                }),
                Catch::Contains("--max-repeats 4: expected at least --repeats (5)"));
     CHECK(daily({cli1("repeats", "20")}).options.sweep.max_repeats == 20);
     CHECK(daily({}).options.sweep.max_repeats == 12);
-    CHECK_THAT(usage_error([&] {
+    CHECK_THAT(usage_error_of([&] {
                    daily({cli("env", {"A=1", "A=2"})});
                }),
                Catch::Contains("--env #2: A is given twice"));
@@ -356,7 +348,7 @@ TEST_CASE("threshold: github-action-benchmark's ratio becomes the relative chang
     CHECK(at("150%", "higher") == Approx(1.0 / 3)); // 1.5 times worse: a third less
     CHECK(at("150%", "lower") == Approx(0.5));      // 1.5 times worse: half as much again
     CHECK(at("2x", "higher") == Approx(0.5));
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    values_for("detect", {cli1("history", "h"), cli1("threshold", "1.5")});
                }),
                Catch::Contains("--threshold '1.5': expected a relative change") &&
@@ -392,14 +384,14 @@ TEST_CASE("investigate: the pipeline's derivation rules live in one place",
     CHECK(o.hourly_options.max_time == std::chrono::hours{6});
     CHECK(o.daily.max_time == std::chrono::hours{6});
     CHECK(o.hourly_options.step == std::chrono::hours{1});
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    app::resolve_investigate(
                        values_for("investigate",
                                   {cli1("history", "h"), cli1("test", "t"), cli1("repo", "a=/r")}),
                        {});
                }),
                Catch::Contains("--repo needs --build"));
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    auto v2 = values_for("investigate", {cli1("history", "h"), cli1("test", "t"),
                                                         cli1("repo", "a=/r"), cli1("build", "b"),
                                                         cli1("comment", "true")});
@@ -456,7 +448,7 @@ TEST_CASE("the planners' defaults are the command line's: daily, merge, investig
                   .options.hourly_options.strategy ==
               *util::parse_enum(app::k_hourly_strategy_names, s));
     }
-    CHECK_THAT(usage_error([] {
+    CHECK_THAT(usage_error_of([] {
                    app::resolve_hourly(
                        values_for("hourly", {cli1("repo", "a=/r"), cli1("build", "b"),
                                              cli1("test", "t"), cli1("strategy", "binary")}));

@@ -190,9 +190,9 @@ TEST_CASE("a state directory of other settings is refused naming where they diff
     const std::string was = "build=sh -c '" + script + "' build-jax.sh --sm 9.0 test=bench";
     const std::string now = "build=sh -c '" + script + "' build-jax.sh --sm 8.0 test=bench";
     fakes::MemoryFiles files;
-    app::JournalFile first(&files, "st", "hourly", was);
+    app::JournalFile first(files, "st", "hourly", was);
     try {
-        app::JournalFile second(&files, "st", "hourly", now);
+        app::JournalFile second(files, "st", "hourly", now);
         FAIL("other settings were accepted");
     } catch (const Error& e) {
         const std::string m = e.what();

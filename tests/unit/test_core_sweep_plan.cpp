@@ -674,71 +674,37 @@ TEST_CASE("without a round barrier, uneven runs never get a point twice or a use
         SweepOptions o;
         o.workers = 4;
         SweepPlan plan(labels(s.days), o);
-        struct Job {
-            SweepRequest q;
-            double ends;
-        };
-        std::vector<Job> jobs;
-        double now = 0;
-        auto length = [&](std::size_t i) {
-            const int day = static_cast<int>(i);
+        auto length = [&](int day) {
             return scenario_unavailable(s, day) ? 0.2 : 1.0 + 0.1 * static_cast<double>(day % 11);
         };
-        for (int step = 0; step < 1000; ++step) {
-            ProposalHints h;
-            for (const auto& j : jobs)
-                h.in_flight.push_back(j.q);
-            while (jobs.size() < 4) {
-                const auto q = plan.next_one(h);
-                if (!q)
-                    break;
-                for (const auto& j : jobs)
-                    REQUIRE(j.q.index != q->index);
-                if (plan.point(q->index).state == StateStatus::untested) {
-                    // The nearest points known or in flight on each side.
-                    auto known = [&](std::size_t i) {
-                        return plan.point(i).state != StateStatus::untested ||
-                               std::any_of(jobs.begin(), jobs.end(),
-                                           [&](const Job& j) { return j.q.index == i; });
-                    };
-                    std::size_t a = q->index, b = q->index;
-                    while (a > 0 && !known(--a)) {
-                    }
-                    while (b + 1 < plan.size() && !known(++b)) {
-                    }
-                    const bool ok_ends = a < q->index && b > q->index &&
-                                         plan.point(a).state == StateStatus::unknown &&
-                                         plan.point(b).state == StateStatus::unknown;
-                    if (ok_ends && b - a <= static_cast<std::size_t>(defaults.min_span)) {
-                        const auto bs = plan.result().boundaries;
-                        const bool open = std::any_of(bs.begin(), bs.end(), [&](const Boundary& x) {
-                            return x.last_before == a && x.first_after == b;
-                        });
-                        CHECK(open); // else a and b are one level: nothing between can matter
-                    }
-                }
-                jobs.push_back({*q, now + length(q->index) * q->repeats});
-                h.in_flight.push_back(*q);
+        auto check = [&](const SweepRequest& q, const std::vector<SweepRequest>& in_flight) {
+            for (const auto& f : in_flight)
+                REQUIRE(f.index != q.index);
+            if (plan.point(q.index).state != StateStatus::untested)
+                return;
+            // The nearest points known or in flight on each side.
+            auto known = [&](std::size_t i) {
+                return plan.point(i).state != StateStatus::untested ||
+                       std::any_of(in_flight.begin(), in_flight.end(),
+                                   [&](const SweepRequest& f) { return f.index == i; });
+            };
+            std::size_t a = q.index, b = q.index;
+            while (a > 0 && !known(--a)) {
             }
-            if (jobs.empty())
-                break;
-            const auto next =
-                std::min_element(jobs.begin(), jobs.end(),
-                                 [](const Job& x, const Job& y) { return x.ends < y.ends; });
-            now = next->ends;
-            const int day = static_cast<int>(next->q.index);
-            if (scenario_unavailable(s, day)) {
-                plan.observe(next->q.index, Status::failed, {}, "broken");
-            } else {
-                std::vector<double> v;
-                for (int k = 0; k < next->q.repeats; ++k)
-                    v.push_back(scenario_value(
-                        s, day, seed,
-                        static_cast<int>(plan.point(next->q.index).values.size()) + k));
-                plan.observe(next->q.index, Status::ok, v);
+            while (b + 1 < plan.size() && !known(++b)) {
             }
-            jobs.erase(next);
-        }
+            const bool ok_ends = a < q.index && b > q.index &&
+                                 plan.point(a).state == StateStatus::unknown &&
+                                 plan.point(b).state == StateStatus::unknown;
+            if (ok_ends && b - a <= static_cast<std::size_t>(defaults.min_span)) {
+                const auto bs = plan.result().boundaries;
+                const bool open = std::any_of(bs.begin(), bs.end(), [&](const Boundary& x) {
+                    return x.last_before == a && x.first_after == b;
+                });
+                CHECK(open); // else a and b are one level: nothing between can matter
+            }
+        };
+        stream_sweep(s, plan, o.workers, seed, length, check);
         const auto r = plan.result();
         const auto c = check_sweep(s, r);
         CHECK(r.complete);

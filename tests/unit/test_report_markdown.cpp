@@ -1,8 +1,10 @@
 #include "core/report_model.hpp"
+#include "report/dashboard_chart.hpp"
 #include "report/markdown.hpp"
 #include "support/result_samples.hpp"
 #include "support/xychart_check.hpp"
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -179,6 +181,20 @@ TEST_CASE("untrusted text is escaped for markdown and HTML and pings nobody",
     CHECK(md.find("<img") == std::string::npos);
     CHECK(md.find("@team") == std::string::npos);
     CHECK(md.find("\n# heading") == std::string::npos);
+}
+
+TEST_CASE("each escaper writes its table's text for every byte it names and spaces for "
+          "control characters",
+          "[report][markdown][util]") {
+    // Every byte either table names, the control characters around them, a DEL and a UTF-8 é.
+    const std::string all = "a|\\`*_[]~<>&@\"'\r\n\t\x01\x1f\x7f\xc3\xa9\r";
+    CHECK(report::escape_markdown(all) ==
+          "a\\|\\\\\\`\\*\\_\\[\\]\\~&lt;&gt;&amp;&#64;\"'    \x7f\xc3\xa9 ");
+    CHECK(report::escape_html(all) == "a|\\`*_[]~&lt;&gt;&amp;@&quot;&#39; \n\t  \x7f\xc3\xa9 ");
+    CHECK(report::escape_html("\xff<") == "\xef\xbf\xbd&lt;"); // invalid UTF-8 replaced
+    // A table keeps every byte it does not name.
+    static constexpr util::EscapeRow rows[] = {{'x', "[x]"}};
+    CHECK(util::escape_bytes("x\ty\n", util::escape_table(rows, "_", "\n")) == "[x]_y\n");
 }
 
 TEST_CASE("marker keys cannot escape the HTML comment", "[report][markdown]") {

@@ -13,17 +13,6 @@ using namespace perfsweep;
 
 namespace {
 
-app::CompareRequest request() {
-    app::CompareRequest r;
-    r.head.runtime = "none";
-    r.head.test_command = "bash bench/run.sh 256";
-    r.head.benchmark = "run.sh";
-    r.head.metric = "MLUPS";
-    r.base = r.head;
-    r.base->workdir = "../base";
-    return r;
-}
-
 void script(fakes::World& w, double head_level, double noise = 0.003) {
     auto gen = std::make_shared<std::mt19937_64>(7);
     w.runners.run = [=](const ports::PointRequest& req, int) {
@@ -38,7 +27,7 @@ void script(fakes::World& w, double head_level, double noise = 0.003) {
 TEST_CASE("compare: interleaved pairs, a 6 % slower head fails the check", "[usecase][compare]") {
     fakes::World w;
     script(w, 940);
-    const auto r = app::run_compare(request(), w.adapters);
+    const auto r = app::run_compare(fakes::compare_request(), w.adapters);
     REQUIRE(r.series.size() == 1);
     CHECK(r.series[0].verdict == core::CompareVerdict::regression);
     CHECK(r.series[0].key.benchmark == "run.sh");
@@ -62,7 +51,7 @@ TEST_CASE("compare: no change is same; a run without a value fails the check",
           "[usecase][compare]") {
     fakes::World w;
     script(w, 1000);
-    const auto r = app::run_compare(request(), w.adapters);
+    const auto r = app::run_compare(fakes::compare_request(), w.adapters);
     CHECK(r.series.at(0).verdict == core::CompareVerdict::same);
     CHECK(app::compare_exit_code(r, false) == 0);
 
@@ -70,7 +59,7 @@ TEST_CASE("compare: no change is same; a run without a value fails the check",
     broken.runners.run = [](const ports::PointRequest& req, int) {
         return req.label == "head-2" ? fakes::Run::failed("exit code 139") : fakes::Run::of(1000);
     };
-    const auto b = app::run_compare(request(), broken.adapters);
+    const auto b = app::run_compare(fakes::compare_request(), broken.adapters);
     CHECK(b.series.at(0).failed);
     CHECK_THAT(b.series.at(0).reason, Catch::Contains("head run 2 has no value of MLUPS"));
     CHECK(app::compare_exit_code(b, false) == 4);
@@ -89,7 +78,7 @@ TEST_CASE("compare: the base level from a history", "[usecase][compare]") {
         h.push_back(m);
     }
     script(w, 950);
-    auto req = request();
+    auto req = fakes::compare_request();
     req.base.reset();
     req.base_history = "h.jsonl";
     const auto r = app::run_compare(req, w.adapters);
@@ -99,7 +88,7 @@ TEST_CASE("compare: the base level from a history", "[usecase][compare]") {
     CHECK(r.series[0].verdict == core::CompareVerdict::regression);
     CHECK(r.runs == static_cast<long>(r.pairs)); // only the head runs
 
-    auto none = request();
+    auto none = fakes::compare_request();
     none.base.reset();
     CHECK_THROWS_WITH(app::run_compare(none, w.adapters), Catch::Contains("--base-workdir"));
 }

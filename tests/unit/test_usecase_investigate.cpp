@@ -28,6 +28,7 @@ using namespace perfsweep;
 namespace {
 
 constexpr util::UnixSeconds k_may1 = 1714521600; // 2024-05-01T00:00:00Z
+constexpr util::UnixSeconds k_culprit_at = k_may1 + 12 * 86400 + 13 * 3600 + 600; // 05-13 13:10
 
 /// A nightly per date built from the xla commit at midnight; from commit `culprit` on the
 /// benchmark is 7 % slower. The commits probe prints the nightly's commit, like `git log -1`.
@@ -114,6 +115,12 @@ struct Pipeline {
     }
 };
 
+/// The pipeline most cases start from: the culprit a commit of 2024-05-13 13:10, the nightlies up
+/// to 2024-05-15 recorded.
+struct Recorded : Pipeline {
+    Recorded() : Pipeline(k_culprit_at) { record_history("2024-05-15"); }
+};
+
 /// The "outputs:" progress lines, in order.
 std::vector<std::string> outputs_lines(const std::vector<std::string>& lines) {
     std::vector<std::string> out;
@@ -127,8 +134,7 @@ std::vector<std::string> outputs_lines(const std::vector<std::string>& lines) {
 
 TEST_CASE("investigate in-process: detect, daily, hourly and commit stages name the culprit",
           "[usecase][investigate]") {
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
-    p.record_history("2024-05-15");
+    Recorded p;
     auto o = p.options({{"comment", ""}, {"pr", "42"}, {"fail-on-regression", ""}});
     const auto r = app::run_investigate(o, p.w.adapters);
     INFO(p.w.progress.lines.size());
@@ -189,7 +195,7 @@ TEST_CASE(
     // resumes every stage; another metric must not reuse the runs measured for the first one (the
     // investigate journals used to leave out metric, runtime and image, and resumed them).
     // An explicit range: detect needs no history of the other metric.
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    Pipeline p(k_culprit_at);
     auto rerun = [&p](std::vector<std::pair<std::string, std::string>> more) {
         more.insert(more.end(), {{"from", "2024-05-08"}, {"to", "2024-05-16"}});
         auto o = p.options(more);
@@ -355,8 +361,7 @@ TEST_CASE("investigate in-process: an explicit release range is decided by its s
 TEST_CASE("investigate in-process on schedule events keeps one sticky issue: opened, updated, "
           "recovered",
           "[usecase][investigate][issue]") {
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
-    p.record_history("2024-05-15");
+    Recorded p;
     p.w.actions.active = true;
     p.w.actions.target.event_name = "schedule";
     p.w.actions.target.why_none = "a schedule event has no issue or PR";
@@ -410,7 +415,7 @@ TEST_CASE("investigate in-process: the detected drop is narrowed first and its h
     // which no history shows. The sweep decides the drop's boundary (05-13 | 05-14) first, the
     // hourly stage runs on it, then the sweep covers the rest and still reports the dip's
     // boundaries.
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
+    Pipeline p(k_culprit_at);
     const auto script = p.w.runners.run;
     p.w.runners.run = [script](const ports::PointRequest& r, int repeat) {
         auto run = script(r, repeat);
@@ -506,8 +511,7 @@ TEST_CASE("investigate in-process: a lone low newest point that is back at the l
 TEST_CASE("investigate keeps its result beside the history: the dashboard marks its window, hour "
           "and culprit, and the comment links the series' page and chart",
           "[usecase][investigate][dashboard]") {
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600); // a commit on 2024-05-13 13:10
-    p.record_history("2024-05-15");
+    Recorded p;
     auto o =
         p.options({{"comment", ""}, {"pr", "42"}, {"dashboard-url", "https://acme.github.io/lbm"}});
     const auto r = app::run_investigate(o, p.w.adapters);
@@ -587,7 +591,7 @@ TEST_CASE("investigate in-process: a --state another perfsweep holds stops befor
           "[usecase][investigate][locks]") {
     // Two investigations on one --state measured every date twice; the lock is held for the whole
     // pipeline (its daily and hourly stages take it again within the process).
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
+    Pipeline p(k_culprit_at);
     auto o = p.options({{"state", "st"}, {"from", "2024-05-08"}, {"to", "2024-05-16"}});
     p.w.files.held_elsewhere.insert("st");
     CHECK_THROWS_WITH(app::run_investigate(o, p.w.adapters), Catch::Contains("holds --state st"));
@@ -620,8 +624,7 @@ TEST_CASE("investigate in-process: the hourly window ends reuse the nightlies' v
     // and run 3 times each although the history and the daily stage had just measured those
     // nightlies. Now a window end whose commits equal a measured nightly's costs at most one run
     // and one build (the recipe's confirming run, once per stage), never a rebuild.
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
-    p.record_history("2024-05-15");
+    Recorded p;
     const auto r = app::run_investigate(p.options({}), p.w.adapters);
     INFO(util::join(p.w.progress.lines, "\n"));
     const auto& h = p.culprit_found(r.investigation);
@@ -661,8 +664,7 @@ TEST_CASE("investigate in-process: a rebuild that disagrees with the nightly's o
     // The rebuild recipe costs 3 % against the image's own build (other flags): the confirming
     // run disagrees, so the nightlies' values are not pooled with the rebuilt states' and the
     // culprit is found from rebuilt states alone.
-    Pipeline p(k_may1 + 12 * 86400 + 13 * 3600 + 600);
-    p.record_history("2024-05-15");
+    Recorded p;
     const auto nightly = p.w.runners.run;
     p.w.runners.run = [nightly](const ports::PointRequest& r, int repeat) {
         auto run = nightly(r, repeat);

@@ -19,4 +19,15 @@ void import_file(World& w, const std::string& name, std::string text, const std:
     app::run_import(imp, w.adapters);
 }
 
+app::CompareRequest compare_request() {
+    app::CompareRequest r;
+    r.head.runtime = "none";
+    r.head.test_command = "bash bench/run.sh 256";
+    r.head.benchmark = "run.sh";
+    r.head.metric = "MLUPS";
+    r.base = r.head;
+    r.base->workdir = "../base";
+    return r;
+}
+
 } // namespace perfsweep::fakes

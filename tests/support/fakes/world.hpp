@@ -3,6 +3,7 @@
 // fake (files, clock, histories, scripted runners, source repos, code host, Actions runner,
 // secrets). The text formats are plain functions of adapters/json (pure, nothing to fake).
 
+#include "app/compare.hpp"
 #include "ports/adapters.hpp"
 #include "support/fakes/code_host.hpp"
 #include "support/fakes/memory.hpp"
@@ -42,5 +43,9 @@ struct World {
 /// Stores `text` as the file `name` of `w` and imports it into the history `history`, as
 /// `perfsweep import NAME --history HISTORY` does (any format import reads, JSON included).
 void import_file(World& w, const std::string& name, std::string text, const std::string& history);
+
+/// The `perfsweep compare` request of a scripted benchmark: `bash bench/run.sh 256` (benchmark
+/// run.sh, metric MLUPS, no container), the head in this folder and the base in ../base.
+app::CompareRequest compare_request();
 
 } // namespace perfsweep::fakes
