@@ -7,9 +7,43 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
+
+namespace {
+
+/// A registry of runs in flight private to this test process (ctest runs many at once): the
+/// default one (/tmp/perfsweep-runs-UID) is shared by every perfsweep of the user, so a test's
+/// runner would end, or wait for, the runs another test's killed perfsweep left (a stray
+/// "waited ..." line, a Slurm job cancelled twice). Removed when this process ends.
+struct PrivateRunRegistry {
+    std::string dir;
+    pid_t owner = ::getpid();
+    PrivateRunRegistry() {
+        const char* set = std::getenv("PERFSWEEP_RUN_DIR");
+        if (set && *set)
+            return;
+        std::string tmpl =
+            (std::filesystem::temp_directory_path() / "perfsweep-test-runs-XXXXXX").string();
+        if (::mkdtemp(tmpl.data()) == nullptr)
+            return; // the default registry then, as before
+        dir = tmpl;
+        ::setenv("PERFSWEEP_RUN_DIR", dir.c_str(), 1);
+    }
+    ~PrivateRunRegistry() {
+        std::error_code ec;
+        if (!dir.empty() && ::getpid() == owner)
+            std::filesystem::remove_all(dir, ec);
+    }
+    PrivateRunRegistry(const PrivateRunRegistry&) = delete;
+    PrivateRunRegistry& operator=(const PrivateRunRegistry&) = delete;
+};
+
+} // namespace
 
 int main(int argc, char** argv) {
     const char* cli = std::getenv("PERFSWEEP_TEST_BINARY_RUNS_CLI");
@@ -30,5 +64,6 @@ int main(int argc, char** argv) {
         ::setenv("ASAN_OPTIONS", opts.c_str(), 1);
     }
 #endif
+    const PrivateRunRegistry registry;
     return Catch::Session().run(argc, argv);
 }
