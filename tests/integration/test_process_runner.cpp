@@ -77,7 +77,12 @@ bool process_gone(long pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
     if (!stat)
         return true;
-    std::string content((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    std::string content;
+    try {
+        content.assign(std::istreambuf_iterator<char>(stat), std::istreambuf_iterator<char>());
+    } catch (const std::ios_base::failure&) {
+        return true; // reaped between the open and the read: the read fails with ESRCH
+    }
     auto close = content.rfind(')');
     return close != std::string::npos && content.size() > close + 2 && content[close + 2] == 'Z';
 }
