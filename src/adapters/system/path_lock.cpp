@@ -49,10 +49,16 @@ private:
     std::shared_ptr<Held> m_held;
 };
 
-/// The content of a /proc file ("" when it cannot be read).
+/// The content of a /proc file ("" when it cannot be read). A process that ends between the
+/// open and the read makes the read fail (ESRCH), which libstdc++'s filebuf throws as
+/// std::ios_base::failure: that too is "cannot be read", not an error of the command.
 std::string read_proc(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    try {
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::ios_base::failure&) {
+        return "";
+    }
 }
 
 /// The pid holding a flock of the file `st` is, from /proc/locks; 0 when none is listed.
