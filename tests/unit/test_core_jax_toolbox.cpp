@@ -1,10 +1,9 @@
 #include "core/command_template.hpp"
 #include "core/jax_toolbox.hpp"
-#include "util/error.hpp"
+#include "support/command_values.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <functional>
 #include <map>
 #include <stdexcept>
 
@@ -13,16 +12,6 @@ using core::JtbGeneration;
 using Words = std::vector<std::string>;
 
 namespace {
-
-std::string usage_error(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::usage);
-        return e.what();
-    }
-    return "no error";
-}
 
 core::JtbSetup setup(JtbGeneration g, core::JtbSources s) {
     core::JtbSetup st;
@@ -150,17 +139,17 @@ TEST_CASE("build-jax.sh options are those of the script version the nightly carr
     st.build_args = {"-r"};
     CHECK_NOTHROW(core::plan_jax_toolbox(st));
     st.build_args = {"--cpu-arch=amd64"};
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("build-jax.sh 5f2395b4") &&
                    Catch::Contains("the jax- nightly of 2026-02-01 carries it") &&
                    Catch::Contains("UNKNOWN OPTION --cpu-arch") && Catch::Contains("-h -r"));
     st.image_date = "2025-12-17";
     st.build_args = {"--release"};
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("build-jax.sh 087ff076") &&
                    Catch::Contains("may carry any of 087ff076, 7f7ff35a"));
     st.image_date = "";
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("no date in the tag"));
 }
 
@@ -235,11 +224,11 @@ TEST_CASE("mounted sources, remote caches and fix commits", "[core][jax-toolbox]
                                                        "--src-path-xla",
                                                        "/opt/xla"});
     st.bazel_cache = "https://cache.example";
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("only http:// and grpc://"));
     st.bazel_cache = "";
     st.cherry_picks = {{"flax", "abc"}};
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("'flax' is not a --repo"));
 }
 
@@ -282,7 +271,7 @@ TEST_CASE("the 2023 generation removes the old wheels and passes the cache and t
     st.bazel_cache = "http://cache:8080"; // a remote cache too, since 2023-05
     CHECK_NOTHROW(core::plan_jax_toolbox(st));
     st.image_date = "2023-04-20";
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("aded83f0") && Catch::Contains("--bazel-cache none"));
     st.bazel_cache = "";
     CHECK_NOTHROW(core::plan_jax_toolbox(st));
@@ -291,26 +280,26 @@ TEST_CASE("the 2023 generation removes the old wheels and passes the cache and t
 TEST_CASE("extra build-jax.sh arguments are refused before anything runs", "[core][jax-toolbox]") {
     auto st = setup(JtbGeneration::jax, core::JtbSources::image);
     st.build_args = {"--xla-src", "/x"};
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("would refuse it: unrecognized option '--xla-src'") &&
                    Catch::Contains("--src-path-xla"));
     st.build_args = {"--src-path-xla=/x"};
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("perfsweep sets the source paths"));
     st.generation = JtbGeneration::nightly;
     st.build_args = {"--bazel-cache=/x"}; // 2023 has it; perfsweep sets it
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("perfsweep sets the source paths and the bazel cache"));
     st.build_args = {"--dry"};
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("would build nothing"));
     st.generation = JtbGeneration::jax;
     st.build_args = {"--clean-only"};
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("would build nothing"));
     st = setup(JtbGeneration::jax, core::JtbSources::image);
     st.repos[0].host_path = "src/jax";
-    CHECK_THAT(usage_error([&] { core::plan_jax_toolbox(st); }),
+    CHECK_THAT(test::usage_error_of([&] { core::plan_jax_toolbox(st); }),
                Catch::Contains("expected an absolute path"));
 }
 
@@ -321,9 +310,9 @@ TEST_CASE("cherry-picks parse as NAME:COMMIT lists", "[core][jax-toolbox]") {
     CHECK(picks[0].commit == "abc123");
     CHECK(picks[1].repo == "jax");
     CHECK(picks[1].commit == "HEAD~2");
-    CHECK_THAT(usage_error([] { core::parse_cherry_picks("xla", "--cherry-pick"); }),
+    CHECK_THAT(test::usage_error_of([] { core::parse_cherry_picks("xla", "--cherry-pick"); }),
                Catch::Contains("--cherry-pick 'xla': expected NAME:COMMIT"));
-    CHECK_THAT(usage_error([] { core::parse_cherry_picks("x$y:abc", "--cherry-pick"); }),
+    CHECK_THAT(test::usage_error_of([] { core::parse_cherry_picks("x$y:abc", "--cherry-pick"); }),
                Catch::Contains("not a repo name"));
 }
 
