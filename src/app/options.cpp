@@ -182,13 +182,7 @@ std::map<std::string, std::string> commit_list(const OptionValues& v, OptionName
 }
 
 util::Time time_of(const OptionValues& v, OptionName name) {
-    const std::string s = v.text(name);
-    std::string why;
-    const auto t = util::parse_iso8601(s, &why);
-    if (!t)
-        throw_usage(v.describe(name) + " '" + s + "': " + why +
-                    " (expected ISO 8601 UTC such as 2023-08-24T13:00:00Z or with an offset)");
-    return util::time_at(*t);
+    return parse_time_text(v.text(name), v.describe(name));
 }
 
 // investigate --record: today, a date, or none.
@@ -222,6 +216,15 @@ bool in_container(const ports::RunnerConfig& rc) {
 }
 
 } // namespace
+
+util::Time parse_time_text(const std::string& text, const std::string& where) {
+    std::string why;
+    const auto t = util::parse_iso8601(text, &why);
+    if (!t)
+        throw_usage(where + " '" + text + "': " + why +
+                    " (expected ISO 8601 UTC such as 2023-08-24T13:00:00Z or with an offset)");
+    return util::time_at(*t);
+}
 
 std::pair<std::string, std::string>
 split_name_value(const std::string& text, const std::string& flag, const char* expected) {

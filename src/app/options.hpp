@@ -29,6 +29,10 @@ std::pair<std::string, std::string> split_name_value(const std::string& text,
                                                      const std::string& flag,
                                                      const char* expected = "NAME=VALUE");
 
+/// An ISO 8601 time (UTC, or with an offset) given as `where`; a usage error naming `where` and
+/// the expected form otherwise.
+util::Time parse_time_text(const std::string& text, const std::string& where);
+
 /// `perfsweep run`: one point.
 struct RunRequest {
     ports::RunnerConfig runner;

@@ -1,5 +1,6 @@
 #include "app/report.hpp"
 
+#include "app/options.hpp"
 #include "report/markdown.hpp"
 #include "report/result_json.hpp"
 #include "report/series_table.hpp"
@@ -60,18 +61,12 @@ std::pair<util::Time, util::Time> hourly_window_of(const core::ResultDocument& d
                                                    const std::string& path) {
     const auto w = daily_window_of(doc, path);
     auto newest = [&](const std::map<std::string, std::string>& times, const char* key) {
-        std::optional<util::UnixSeconds> best;
+        std::optional<util::Time> best;
         for (const auto& [name, t] : times) {
-            std::string why;
-            const auto v = util::parse_iso8601(t, &why);
-            if (!v)
-                throw_usage("--from-result " + path + " " + key + "." + name + " '" + t +
-                            "': " + why +
-                            " (expected ISO 8601 UTC such as 2023-08-24T13:00:00Z or with an "
-                            "offset)");
-            best = best ? std::max(*best, *v) : *v;
+            const auto v = parse_time_text(t, "--from-result " + path + " " + key + "." + name);
+            best = best ? std::max(*best, v) : v;
         }
-        return util::time_at(*best);
+        return *best;
     };
     return {newest(w.good_times, "last_before_commit_times"),
             newest(w.bad_times, "first_after_commit_times")};
