@@ -24,6 +24,7 @@ add_executable(fuzz_replay ${_replay_srcs})
 target_include_directories(fuzz_replay PRIVATE ${CMAKE_CURRENT_LIST_DIR}
                            ${CMAKE_CURRENT_BINARY_DIR}/fuzz_replay_include ${RAPIDJSON_INCLUDE_DIRS})
 target_link_libraries(fuzz_replay PRIVATE perfsweep_cli perfsweep_adapters perfsweep_warnings)
+perfsweep_sanitized_executable(fuzz_replay)
 foreach(name IN LISTS _fuzz_names)
   add_test(NAME "fuzz: ${name} replays its corpus"
            COMMAND fuzz_replay ${name} ${CMAKE_CURRENT_LIST_DIR}/corpus/${name})
