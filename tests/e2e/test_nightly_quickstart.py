@@ -85,7 +85,7 @@ def add_nightly(docker_state, template, from_date, date):
 
 def main(argv):
     root, perfsweep = root_and_binary(argv)
-    world_script = os.path.join(root, "tests/support/jax_toolbox/make-world.sh")
+    world_script = os.path.join(root, "tests/support/jax_toolbox/world.sh")
     if not os.path.exists(world_script):
         skip("the stand-in JAX-Toolbox world (tests/support/jax_toolbox) is not in this tree")
     if os.geteuid() != 0:
@@ -106,9 +106,11 @@ def main(argv):
     t = tempfile.mkdtemp(prefix="perfsweep-newuser-")
     gh = None
     try:
-        # ---- the world: upstream JAX/XLA, the nightlies, a culprit in XLA
+        # ---- the world: upstream JAX/XLA, the nightlies, a culprit in XLA (make-world.sh's, laid
+        # out once per build directory, shared with test_jax_toolbox, and copied here)
         world = os.path.join(t, "world")
-        subprocess.run(["bash", world_script, world, "jax"], check=True, capture_output=True)
+        worlds = os.path.join(os.path.dirname(perfsweep), "jax-toolbox-worlds")
+        subprocess.run(["bash", world_script, worlds, world, "jax"], check=True, capture_output=True)
         env_world = dict(line.split("=", 1) for line in open(os.path.join(world, "world.env")).read().split("\n") if "=" in line)
         template, good, bad, newer = (env_world[k] for k in ("IMAGE_TEMPLATE", "GOOD_DATE", "BAD_DATE", "NEWER_DATE"))
         docker_state = os.path.join(world, "docker")

@@ -4,7 +4,8 @@
 # Usage: world.sh CACHE DEST jax|nightly
 #   CACHE  a directory that outlives the tests (e.g. under the build directory)
 #   DEST   gets clones/, docker/ (a FAKE_DOCKER_STATE) and world.env as make-world.sh writes them;
-#          the upstream repos stay in CACHE (only read: clones and images fetch from them)
+#          the upstream repos stay in CACHE (only read: clones and images fetch from them), and
+#          DEST/upstream links to them
 # Concurrent callers are safe: the world is laid out under a lock (its paths are absolute, so it is
 # made where it stays); world.env, written last, marks it complete.
 set -euo pipefail
@@ -24,3 +25,4 @@ fi
 flock -u 9
 mkdir -p "$dest"
 cp -a "$world/clones" "$world/docker" "$world/world.env" "$dest/"
+ln -sfn "$world/upstream" "$dest/upstream"
