@@ -6,10 +6,24 @@
 // "perfsweep: error: GitHub ..." message), never post a second copy, never hang, never print the
 // token. Flows run on several fake servers at once (one per worker thread; the fault list of a
 // server is shared by its requests, so a server serves one flow at a time).
+//
+// The first flow of each fault kind runs the sanitized binary (under `timeout`): the exit code,
+// stderr's "perfsweep: error: GitHub ..." line and the token's absence from what the process
+// prints. The other flows run the same command in-process, as the binary does (the CLI's option
+// rules, the real ActionsEnv, the real libcurl GitHubClient, app::post_sticky_comment, the CLI's
+// error-to-exit-code mapping), with a watchdog in place of `timeout`: a sanitized start costs
+// ~0.1 CPU-s, which 182 flows made most of the suite's cost.
 
+#include "adapters/github/actions_env.hpp"
+#include "adapters/github/github_client.hpp"
+#include "adapters/system/local_files.hpp"
+#include "app/comment.hpp"
+#include "app/options_data.hpp"
+#include "support/command_values.hpp"
 #include "support/fake_github.hpp"
 #include "support/figures.hpp"
 #include "support/temp_dir.hpp"
+#include "util/error.hpp"
 
 #include <catch2/catch.hpp>
 #include <rapidjson/document.h>
@@ -21,14 +35,20 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 extern char** environ;
 
+using namespace perfsweep;
 using namespace perfsweep::test;
 
 namespace {
@@ -120,6 +140,100 @@ std::vector<std::string> environment_with(const std::vector<std::string>& overri
     return env;
 }
 
+/// `perfsweep comment ARGS` in-process in an environment of only `env` ("K=V"), as the binary
+/// runs it (src/cli/cmd_comment.cpp, main.cpp's GitHubHosts): out is what it prints, err the CLI's
+/// error line, the exit code the CLI's (2 usage, 3 other errors; 3 and "internal error" for an
+/// exception that is not a perfsweep::Error). Thread-safe; no Catch2 assertions.
+Spawned comment_in_process(const std::vector<std::string>& args,
+                           const std::vector<std::string>& env) {
+    std::map<std::string, std::string> vars;
+    for (const auto& e : env)
+        vars[e.substr(0, e.find('='))] = e.substr(e.find('=') + 1);
+    auto get = [&](const std::string& name) {
+        const auto it = vars.find(name);
+        return it == vars.end() ? std::string() : it->second;
+    };
+    Spawned r;
+    std::FILE* commands = std::tmpfile(); // workflow commands (none outside Actions)
+    try {
+        adapters::ActionsEnv actions(get, commands);
+        auto c = app::resolve_comment(command_values("comment", options_of_args(args)),
+                                      {get("GITHUB_REPOSITORY"), &actions});
+        c.request.body = adapters::LocalFiles().read_text(c.body_file);
+        adapters::GitHubOptions o;
+        o.api_url = get("GITHUB_API_URL");
+        o.token = get(c.token_env);
+        o.timeout_s = std::stod(get("PERFSWEEP_GITHUB_TIMEOUT_S"));
+        o.backoff_s = std::stod(get("PERFSWEEP_GITHUB_BACKOFF_S"));
+        adapters::SystemClock clock;
+        adapters::GitHubClient client(o, clock);
+        const auto res = app::post_sticky_comment(client, c.request);
+        r.out = res.action + " " + c.request.repo + "#" + std::to_string(res.number) +
+                (res.url.empty() ? "" : " " + res.url) + "\n";
+        r.exit_code = 0;
+    } catch (const Error& e) {
+        r.err = std::string("perfsweep: error: ") + e.what() + "\n";
+        r.exit_code = e.kind() == ErrorKind::usage ? 2 : 3;
+    } catch (const std::exception& e) {
+        r.err = std::string("perfsweep: internal error: ") + e.what() + "\n";
+        r.exit_code = 3;
+    }
+    if (commands)
+        std::fclose(commands);
+    return r;
+}
+
+/// Ends the test process when an in-process flow runs past k_hang_after_s (what `timeout` does
+/// to a binary run): a thread blocked in the client cannot be stopped otherwise.
+class Watchdog {
+public:
+    explicit Watchdog(std::size_t slots) : m_started(slots), m_what(slots) {
+        for (auto& s : m_started)
+            s = 0;
+        m_thread = std::thread([this] { watch(); });
+    }
+    ~Watchdog() {
+        m_done = true;
+        m_thread.join();
+    }
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+    /// Slot `slot` runs the flow `what` from now.
+    void start(std::size_t slot, const std::string& what) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_what[slot] = what;
+        m_started[slot] = now_ms();
+    }
+    /// Slot `slot` runs nothing.
+    void stop(std::size_t slot) { m_started[slot] = 0; }
+
+private:
+    static long long now_ms() {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
+    void watch() {
+        while (!m_done) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            for (std::size_t i = 0; i < m_started.size(); ++i) {
+                const long long t = m_started[i];
+                if (t != 0 && now_ms() - t > k_hang_after_s * 1000LL) {
+                    std::lock_guard<std::mutex> lock(m_mutex);
+                    std::fprintf(stderr, "GitHub faults: hung (over %d s): %s\n", k_hang_after_s,
+                                 m_what[i].c_str());
+                    std::_Exit(1);
+                }
+            }
+        }
+    }
+    std::vector<std::atomic<long long>> m_started;
+    std::vector<std::string> m_what;
+    std::mutex m_mutex;
+    std::atomic<bool> m_done{false};
+    std::thread m_thread;
+};
+
 rapidjson::Document parse_json(const std::string& s) {
     rapidjson::Document d;
     d.Parse(s.c_str());
@@ -182,6 +296,7 @@ struct Flow {
     const FaultKind* fault = nullptr; ///< null: the fault-free baseline
     int at = 0;                       ///< request index the fault hits
     int times = 1;                    ///< consecutive matching requests it hits
+    bool binary = false;              ///< run the binary (else the command in-process)
 };
 
 /// What one flow did.
@@ -192,6 +307,13 @@ struct Outcome {
     std::vector<Step> steps;
 };
 
+/// "comment-create fault=500 at=2 times=1 (binary)".
+std::string describe(const Flow& f) {
+    return std::string(flow_name(f.kind)) + " fault=" + (f.fault ? f.fault->name : "none") +
+           " at=" + std::to_string(f.at) + " times=" + std::to_string(f.times) +
+           (f.binary ? " (binary)" : " (in-process)");
+}
+
 class Worker {
 public:
     Worker() = default;
@@ -201,7 +323,9 @@ public:
         return m_gh.control(what, json);
     }
 
-    Outcome run(const Flow& f, int id) {
+    /// Run `f` on this worker's server as flow number `id`; an in-process run is watched by
+    /// `watchdog` (when given) in slot `slot`.
+    Outcome run(const Flow& f, int id, Watchdog* watchdog = nullptr, std::size_t slot = 0) {
         const std::string repo = "acme/flow" + std::to_string(id);
         const std::string old_body = std::string(k_marker) + "\nold report\n";
         const std::string report =
@@ -224,29 +348,34 @@ public:
                                   std::to_string(f.times) + "," + f.fault->fields + "}]");
         const std::string body_file = m_dir.file("body-" + std::to_string(id) + ".md");
         write_file(body_file, report);
-        std::vector<std::string> argv = {"timeout",
-                                         "-k",
-                                         "5",
-                                         std::to_string(k_hang_after_s),
-                                         PERFSWEEP_EXE,
-                                         "comment",
-                                         "--github-repo",
-                                         repo,
-                                         "--body-file",
-                                         body_file,
-                                         "--key",
-                                         "nightly"};
+        std::vector<std::string> args = {"--github-repo", repo,    "--body-file",
+                                         body_file,       "--key", "nightly"};
         if (f.kind == FlowKind::comment_create || f.kind == FlowKind::comment_update) {
-            argv.insert(argv.end(), {"--pr", "5"});
+            args.insert(args.end(), {"--pr", "5"});
         } else {
-            argv.insert(argv.end(),
+            args.insert(args.end(),
                         {"--new-issue", "Perf regression", "--issue-label", "perfsweep"});
         }
-        const auto r = spawn_capture(
-            argv, environment_with(
-                      {"GITHUB_API_URL=" + m_gh.url(), std::string("GITHUB_TOKEN=") + k_token,
-                       "PERFSWEEP_GITHUB_BACKOFF_S=0.05", "PERFSWEEP_GITHUB_TIMEOUT_S=1",
-                       "GITHUB_ACTIONS=", "GITHUB_EVENT_PATH=", "GITHUB_REPOSITORY="}));
+        const std::vector<std::string> env = {"GITHUB_API_URL=" + m_gh.url(),
+                                              std::string("GITHUB_TOKEN=") + k_token,
+                                              "PERFSWEEP_GITHUB_BACKOFF_S=0.05",
+                                              "PERFSWEEP_GITHUB_TIMEOUT_S=1",
+                                              "GITHUB_ACTIONS=",
+                                              "GITHUB_EVENT_PATH=",
+                                              "GITHUB_REPOSITORY="};
+        Spawned r;
+        if (f.binary) {
+            std::vector<std::string> argv = {
+                "timeout", "-k", "5", std::to_string(k_hang_after_s), PERFSWEEP_EXE, "comment"};
+            argv.insert(argv.end(), args.begin(), args.end());
+            r = spawn_capture(argv, environment_with(env));
+        } else {
+            if (watchdog)
+                watchdog->start(slot, describe(f));
+            r = comment_in_process(args, env);
+            if (watchdog)
+                watchdog->stop(slot);
+        }
         control("faults_clear");
 
         Outcome o;
@@ -292,11 +421,10 @@ public:
                            !token_leaked && o.duplicates == 0 && kept_old &&
                            r.err.find("perfsweep: error: GitHub") != std::string::npos &&
                            r.err.find("internal error") == std::string::npos;
-        o.why = std::string(flow_name(f.kind)) + " fault=" + (f.fault ? f.fault->name : "none") +
-                " at=" + std::to_string(f.at) + " times=" + std::to_string(f.times) + ": exit " +
-                std::to_string(r.exit_code) + ", comments " + std::to_string(comments) +
-                ", issues " + std::to_string(issues) + (token_leaked ? ", TOKEN LEAKED" : "") +
-                "\nstdout: " + r.out + "\nstderr: " + r.err;
+        o.why = describe(f) + ": exit " + std::to_string(r.exit_code) + ", comments " +
+                std::to_string(comments) + ", issues " + std::to_string(issues) +
+                (token_leaked ? ", TOKEN LEAKED" : "") + "\nstdout: " + r.out +
+                "\nstderr: " + r.err;
         return o;
     }
 
@@ -341,12 +469,18 @@ TEST_CASE("GitHub faults: every fault kind at every request of the comment and i
     }
     const int scale = suite_scale();
     int next_id = 1;
+    Watchdog watchdog(workers.size());
 
     // 1. Fault-free baselines: each flow completes, and its requests are the indices to hit.
     std::vector<Flow> flows;
+    // Each fault kind runs the binary once, at its first request in flow kind (its index % 4).
+    std::set<const FaultKind*> binary_kinds;
+    const auto kind_index = [](const FaultKind& k) {
+        return static_cast<int>(&k - fault_kinds().data());
+    };
     for (auto kind : {FlowKind::comment_create, FlowKind::comment_update, FlowKind::issue_create,
                       FlowKind::issue_update}) {
-        const auto base = workers.front()->run(Flow{kind}, next_id++);
+        const auto base = workers.front()->run(Flow{kind}, next_id++, &watchdog, 0);
         INFO(base.why);
         REQUIRE(base.completed);
         REQUIRE(base.steps.size() >= 3);
@@ -356,18 +490,21 @@ TEST_CASE("GitHub faults: every fault kind at every request of the comment and i
                     (k.applies == FaultKind::write && !is_write(base.steps[at])))
                     continue;
                 for (int times = 1; times <= scale; ++times)
-                    flows.push_back(Flow{kind, &k, static_cast<int>(at), times});
+                    flows.push_back(Flow{kind, &k, static_cast<int>(at), times,
+                                         static_cast<int>(kind) == kind_index(k) % 4 &&
+                                             binary_kinds.insert(&k).second});
             }
     }
 
     // 2. Every fault at every index, spread over the workers.
     std::vector<Outcome> outcomes(flows.size());
     std::atomic<std::size_t> next{0};
+    REQUIRE(binary_kinds.size() == fault_kinds().size());
     std::vector<std::thread> threads;
-    for (auto& w : workers)
-        threads.emplace_back([&, wp = w.get()] {
+    for (std::size_t w = 0; w < workers.size(); ++w)
+        threads.emplace_back([&, w, wp = workers[w].get()] {
             for (std::size_t i; (i = next++) < flows.size();)
-                outcomes[i] = wp->run(flows[i], next_id + static_cast<int>(i));
+                outcomes[i] = wp->run(flows[i], next_id + static_cast<int>(i), &watchdog, w);
         });
     for (auto& t : threads)
         t.join();

@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +30,9 @@ FakeGitHub::FakeGitHub() {
         std::string(PERFSWEEP_SOURCE_DIR) + "/tests/support/fake_github/server.js";
     m_pid = fork();
     if (m_pid == 0) {
+        // The server dies with the test process, also when it ends without destructors (the
+        // GitHub faults suite's watchdog).
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
