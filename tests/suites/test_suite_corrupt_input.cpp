@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -60,6 +61,22 @@ std::map<std::string, std::string> snapshot(const fs::path& root) {
     return out;
 }
 
+/// Write `head`, then `count` bytes `fill`, then `tail` to `path`, 1 MiB at a time: the huge
+/// inputs never sit whole in the test process, whose size every forked case pays again.
+void write_huge(const std::string& path, const std::string& head, std::size_t count, char fill,
+                const std::string& tail) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << head;
+    const std::string chunk(std::size_t{1} << 20, fill);
+    for (std::size_t left = count; left > 0;) {
+        const std::size_t n = std::min(left, chunk.size());
+        out.write(chunk.data(), static_cast<std::streamsize>(n));
+        left -= n;
+    }
+    out << tail;
+    REQUIRE(out.good());
+}
+
 } // namespace
 
 TEST_CASE("corrupt input: every case is a clear error or a documented skip, history unchanged",
@@ -77,11 +94,14 @@ TEST_CASE("corrupt input: every case is a clear error or a documented skip, hist
     const std::string history = f("history.jsonl");
     write_file(history, good);
     const std::string line3 = hist_line("2023-08-03", 500);
-    auto with_line3 = [&](const std::string& bad) {
+    auto lines = [&](int from, int to) {
         std::string s;
-        for (int d = 1; d <= 6; ++d)
-            s += (d == 3 ? bad : hist_line("2023-08-0" + std::to_string(d), 500 + d % 2)) + "\n";
+        for (int d = from; d <= to; ++d)
+            s += hist_line("2023-08-0" + std::to_string(d), 500 + d % 2) + "\n";
         return s;
+    };
+    auto with_line3 = [&](const std::string& bad) {
+        return lines(1, 2) + bad + "\n" + lines(4, 6);
     };
     write_file(f("torn.jsonl"), good + line3.substr(0, line3.size() / 2));
     write_file(f("mid.jsonl"), with_line3("{\"benchmark\":\"b\",garbage"));
@@ -91,7 +111,7 @@ TEST_CASE("corrupt input: every case is a clear error or a documented skip, hist
                with_line3(std::string(line3).replace(
                    line3.find("[500"), line3.find(']') + 1 - line3.find("[500"), "\"abc\"")));
     write_file(f("absurd.jsonl"), with_line3(hist_line("2023-08-03", 1e308)));
-    write_file(f("hugeline.jsonl"), with_line3("{\"label\":\"" + std::string(huge, 'z')));
+    write_huge(f("hugeline.jsonl"), lines(1, 2) + "{\"label\":\"", huge, 'z', "\n" + lines(4, 6));
 
     // Imports.
     write_file(f("cols.csv"), "label,value,colour\n2023-08-10,500,red\n");
@@ -107,7 +127,7 @@ TEST_CASE("corrupt input: every case is a clear error or a documented skip, hist
     write_file(f("utf8.csv"), "label,value\n2023-\xc3\x28-10,500\n");
     write_file(f("notz.csv"), "label,value,timestamp\n2023-08-10,500,2023-08-10T03:00:00\n");
     write_file(f("feb30.csv"), "label,value,timestamp\n2023-08-10,500,2023-02-30T03:00:00Z\n");
-    write_file(f("huge.csv"), "label,value\n2023-08-10,500\n" + std::string(huge, 'y') + "\n");
+    write_huge(f("huge.csv"), "label,value\n2023-08-10,500\n", huge, 'y', "\n");
     write_file(f("grep.txt"), "OUT-08-10:MLUPS: 500\nTraceback (most recent call last)\n");
     write_file(f("notjson.js"), "window.BENCHMARK_DATA = {not json");
     write_file(f("shape.js"), "window.BENCHMARK_DATA = {\"entries\": [1, 2]}");
@@ -137,7 +157,7 @@ TEST_CASE("corrupt input: every case is a clear error or a documented skip, hist
     const std::string inf_sh = script("inf.sh", "echo 'MLUPS: 500'; echo 'MLUPS: -inf'\n");
     const std::string big_sh = script("big.sh", "echo 'MLUPS: 1e308'\n");
     const std::string neg_sh = script("neg.sh", "echo 'MLUPS: -5.5'\n");
-    write_file(f("huge-output.txt"), std::string(huge_output, 'x') + "\nMLUPS: 512.5\n");
+    write_huge(f("huge-output.txt"), "", huge_output, 'x', "\nMLUPS: 512.5\n");
     const std::string huge_sh = script("huge.sh", "cat '" + f("huge-output.txt") + "'\n");
     const std::string garbled_sh =
         script("garbled.sh", "printf '\\377\\376 MLUPS: 499.5 \\300\\n'\n");

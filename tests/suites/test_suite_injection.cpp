@@ -197,14 +197,15 @@ TEST_CASE("injection: hostile text in every input executes nothing and forges no
     const std::set<std::string> none;
     const std::set<std::string> point_keys = {"points", "failed-points"}; // run and record
     const std::string bench = sb.dir.file("bench.sh");
-    // The benchmark prints every hostile string on stdout and stderr, then its metric.
-    std::string script = "#!/bin/sh\n";
-    for (std::size_t i = 0; i < H.size(); ++i) {
-        const std::string f = sb.dir.file("h" + std::to_string(i));
-        write_file(f, H[i] + "\n");
-        script += "cat '" + f + "'; cat '" + f + "' >&2\n";
-    }
-    script += "printf 'MLUPS: 500.5\\n'\n";
+    // The benchmark prints every hostile string on stdout and stderr, then its metric. One file
+    // holds them all (a line each): two cat processes a run, not two a string.
+    std::string all_hostile;
+    for (const auto& h : H)
+        all_hostile += h + "\n";
+    const std::string hostile_file = sb.dir.file("hostile.txt");
+    write_file(hostile_file, all_hostile);
+    const std::string script = "#!/bin/sh\ncat '" + hostile_file + "'; cat '" + hostile_file +
+                               "' >&2\nprintf 'MLUPS: 500.5\\n'\n";
     write_file(bench, script);
     const std::string history = sb.dir.file("history.jsonl");
     // At scale 1 every hostile string goes through every kind of place once (rotating over the
