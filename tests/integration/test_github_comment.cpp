@@ -105,15 +105,9 @@ Commented comment(const FakeGitHub& gh, const TempDir& dir, std::vector<std::str
     if (std::find(args.begin(), args.end(), "--github-repo") == args.end())
         argv.insert(argv.end(), {"--github-repo", "acme/lbm"});
     argv.insert(argv.end(), args.begin(), args.end());
-    std::map<std::string, std::string> env;
     auto envs = env_for(gh, token);
     envs.insert(envs.end(), extra_env.begin(), extra_env.end());
-    for (const auto& e : envs)
-        env[e.substr(0, e.find('='))] = e.substr(e.find('=') + 1);
-    auto get = [&](const std::string& name) {
-        const auto it = env.find(name);
-        return it == env.end() ? std::string() : it->second;
-    };
+    const auto get = env_reader(envs);
     Commented r;
     std::FILE* commands = std::tmpfile(); // workflow commands (none outside Actions)
     try {

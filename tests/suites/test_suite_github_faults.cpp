@@ -146,13 +146,7 @@ std::vector<std::string> environment_with(const std::vector<std::string>& overri
 /// exception that is not a perfsweep::Error). Thread-safe; no Catch2 assertions.
 Spawned comment_in_process(const std::vector<std::string>& args,
                            const std::vector<std::string>& env) {
-    std::map<std::string, std::string> vars;
-    for (const auto& e : env)
-        vars[e.substr(0, e.find('='))] = e.substr(e.find('=') + 1);
-    auto get = [&](const std::string& name) {
-        const auto it = vars.find(name);
-        return it == vars.end() ? std::string() : it->second;
-    };
+    const auto get = env_reader(env);
     Spawned r;
     std::FILE* commands = std::tmpfile(); // workflow commands (none outside Actions)
     try {

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <stdexcept>
 
 namespace perfsweep::test {
@@ -70,6 +71,16 @@ std::string usage_error_of(const std::function<void()>& f) {
     }
     FAIL("expected a usage error");
     return "";
+}
+
+std::function<std::string(const std::string&)> env_reader(const std::vector<std::string>& pairs) {
+    std::map<std::string, std::string> vars;
+    for (const auto& e : pairs)
+        vars[e.substr(0, e.find('='))] = e.substr(e.find('=') + 1);
+    return [vars = std::move(vars)](const std::string& name) {
+        const auto it = vars.find(name);
+        return it == vars.end() ? std::string() : it->second;
+    };
 }
 
 } // namespace perfsweep::test

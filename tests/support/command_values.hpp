@@ -28,4 +28,8 @@ options_of_args(const std::vector<std::string>& args);
 /// throws another kind of error, a failed test when it throws none.
 std::string usage_error_of(const std::function<void()>& f);
 
+/// A getenv over `pairs` ("NAME=value", as a process's environment): the last value given for a
+/// name, "" for a name not there (the reader the in-process runs hand to ActionsEnv and friends).
+std::function<std::string(const std::string&)> env_reader(const std::vector<std::string>& pairs);
+
 } // namespace perfsweep::test
