@@ -109,23 +109,8 @@ Commented comment(const FakeGitHub& gh, const TempDir& dir, std::vector<std::str
     envs.insert(envs.end(), extra_env.begin(), extra_env.end());
     const auto get = env_reader(envs);
     Commented r;
-    std::FILE* commands = std::tmpfile(); // workflow commands (none outside Actions)
     try {
-        adapters::ActionsEnv actions(get, commands);
-        auto c = app::resolve_comment(command_values("comment", options_of_args(argv)),
-                                      {get("GITHUB_REPOSITORY"), &actions});
-        adapters::LocalFiles files;
-        c.request.body = files.read_text(c.body_file);
-        adapters::GitHubOptions o;
-        o.api_url = get("GITHUB_API_URL");
-        o.token = get(c.token_env);
-        o.timeout_s = std::stod(get("PERFSWEEP_GITHUB_TIMEOUT_S"));
-        o.backoff_s = std::stod(get("PERFSWEEP_GITHUB_BACKOFF_S"));
-        if (!get("PERFSWEEP_GITHUB_MAX_WAIT_S").empty())
-            o.max_wait_s = std::stod(get("PERFSWEEP_GITHUB_MAX_WAIT_S"));
-        adapters::SystemClock clock;
-        adapters::GitHubClient client(o, clock);
-        const auto res = app::post_sticky_comment(client, c.request);
+        const auto res = post_comment_in_process(argv, get).first;
         r.action = res.action;
         r.number = res.number;
         r.exit_code = 0;
@@ -133,7 +118,6 @@ Commented comment(const FakeGitHub& gh, const TempDir& dir, std::vector<std::str
         r.err = e.what();
         r.exit_code = e.kind() == ErrorKind::usage ? 2 : 3;
     }
-    std::fclose(commands);
     return r;
 }
 

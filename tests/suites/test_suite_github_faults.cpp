@@ -148,21 +148,9 @@ Spawned comment_in_process(const std::vector<std::string>& args,
                            const std::vector<std::string>& env) {
     const auto get = env_reader(env);
     Spawned r;
-    std::FILE* commands = std::tmpfile(); // workflow commands (none outside Actions)
     try {
-        adapters::ActionsEnv actions(get, commands);
-        auto c = app::resolve_comment(command_values("comment", options_of_args(args)),
-                                      {get("GITHUB_REPOSITORY"), &actions});
-        c.request.body = adapters::LocalFiles().read_text(c.body_file);
-        adapters::GitHubOptions o;
-        o.api_url = get("GITHUB_API_URL");
-        o.token = get(c.token_env);
-        o.timeout_s = std::stod(get("PERFSWEEP_GITHUB_TIMEOUT_S"));
-        o.backoff_s = std::stod(get("PERFSWEEP_GITHUB_BACKOFF_S"));
-        adapters::SystemClock clock;
-        adapters::GitHubClient client(o, clock);
-        const auto res = app::post_sticky_comment(client, c.request);
-        r.out = res.action + " " + c.request.repo + "#" + std::to_string(res.number) +
+        const auto [res, repo] = post_comment_in_process(args, get);
+        r.out = res.action + " " + repo + "#" + std::to_string(res.number) +
                 (res.url.empty() ? "" : " " + res.url) + "\n";
         r.exit_code = 0;
     } catch (const Error& e) {
@@ -172,8 +160,6 @@ Spawned comment_in_process(const std::vector<std::string>& args,
         r.err = std::string("perfsweep: internal error: ") + e.what() + "\n";
         r.exit_code = 3;
     }
-    if (commands)
-        std::fclose(commands);
     return r;
 }
 

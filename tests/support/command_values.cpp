@@ -1,11 +1,17 @@
 #include "support/command_values.hpp"
 
+#include "adapters/github/actions_env.hpp"
+#include "adapters/github/github_client.hpp"
+#include "adapters/system/local_files.hpp"
 #include "app/option_table.hpp"
+#include "app/options_data.hpp"
 #include "util/error.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 namespace perfsweep::test {
@@ -81,6 +87,27 @@ std::function<std::string(const std::string&)> env_reader(const std::vector<std:
         const auto it = vars.find(name);
         return it == vars.end() ? std::string() : it->second;
     };
+}
+
+std::pair<app::CommentResult, std::string>
+post_comment_in_process(const std::vector<std::string>& args,
+                        const std::function<std::string(const std::string&)>& get) {
+    // Workflow commands (none outside Actions) go to a scratch file.
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> commands(std::tmpfile(), &std::fclose);
+    adapters::ActionsEnv actions(get, commands.get());
+    auto c = app::resolve_comment(command_values("comment", options_of_args(args)),
+                                  {get("GITHUB_REPOSITORY"), &actions});
+    c.request.body = adapters::LocalFiles().read_text(c.body_file);
+    adapters::GitHubOptions o;
+    o.api_url = get("GITHUB_API_URL");
+    o.token = get(c.token_env);
+    o.timeout_s = std::stod(get("PERFSWEEP_GITHUB_TIMEOUT_S"));
+    o.backoff_s = std::stod(get("PERFSWEEP_GITHUB_BACKOFF_S"));
+    if (!get("PERFSWEEP_GITHUB_MAX_WAIT_S").empty())
+        o.max_wait_s = std::stod(get("PERFSWEEP_GITHUB_MAX_WAIT_S"));
+    adapters::SystemClock clock;
+    adapters::GitHubClient client(o, clock);
+    return {app::post_sticky_comment(client, c.request), c.request.repo};
 }
 
 } // namespace perfsweep::test

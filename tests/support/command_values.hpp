@@ -2,6 +2,7 @@
 // A command's options as the CLI resolves them, for in-process tests of its use case: the option
 // table's names, defaults, old names and checks (app::assign_options, OptionValues::check).
 
+#include "app/comment.hpp"
 #include "app/option_values.hpp"
 
 #include <functional>
@@ -31,5 +32,12 @@ std::string usage_error_of(const std::function<void()>& f);
 /// A getenv over `pairs` ("NAME=value", as a process's environment): the last value given for a
 /// name, "" for a name not there (the reader the in-process runs hand to ActionsEnv and friends).
 std::function<std::string(const std::string&)> env_reader(const std::vector<std::string>& pairs);
+
+/// `perfsweep comment ARGS` run in-process as the binary runs it, in the environment `get` reads
+/// (the Actions event, GITHUB_API_URL, the token, PERFSWEEP_GITHUB_*), on the real libcurl
+/// client: what post_sticky_comment returned and the repository. Throws what the command throws.
+std::pair<app::CommentResult, std::string>
+post_comment_in_process(const std::vector<std::string>& args,
+                        const std::function<std::string(const std::string&)>& get);
 
 } // namespace perfsweep::test
