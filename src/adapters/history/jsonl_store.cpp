@@ -266,12 +266,12 @@ bool object_shaped(std::string_view line) {
 }
 
 /// The open, shared-locked history and its committed size, for reading; fd -1 when missing.
-struct Reader {
+struct HistoryReader {
     Fd f;
     std::uint64_t committed = 0;
 };
 
-void open_for_reading(const std::string& path, Reader& r) {
+void open_for_reading(const std::string& path, HistoryReader& r) {
     r.f.fd = open_history(path, O_RDONLY, path);
     if (r.f.fd < 0)
         return;
@@ -306,7 +306,7 @@ ports::HistoryLoad parse_history_jsonl(const std::string& text, const std::strin
 }
 
 std::string read_history_text(const std::string& path) {
-    Reader r;
+    HistoryReader r;
     open_for_reading(path, r);
     if (r.f.fd < 0)
         return "";
@@ -327,7 +327,7 @@ std::vector<std::string> JsonlHistoryStore::scan_series(const std::string& metri
                                                         const ports::KeyFilter& keep,
                                                         const ports::RecordVisitor& visit) {
     std::vector<std::string> warnings;
-    Reader r;
+    HistoryReader r;
     open_for_reading(m_path, r);
     if (r.f.fd < 0)
         return warnings;

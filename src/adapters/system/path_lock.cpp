@@ -34,14 +34,14 @@ struct Held {
     }
 };
 
-std::mutex g_mutex;
+std::mutex g_held_mutex;
 std::map<std::string, std::weak_ptr<Held>> g_held; ///< directory → this process's lock
 
 class Hold final : public PathLock {
 public:
     explicit Hold(std::shared_ptr<Held> held) : m_held(std::move(held)) {}
     ~Hold() override {
-        std::lock_guard<std::mutex> lock(g_mutex);
+        std::lock_guard<std::mutex> lock(g_held_mutex);
         m_held.reset(); // the last hold closes the fd under the mutex: no race with a new hold
     }
 
@@ -123,7 +123,7 @@ std::unique_ptr<PathLock> hold_dir_lock(const std::string& dir, const std::strin
     const fs::path canon = fs::weakly_canonical(fs::path(dir), ec);
     const std::string key = ec ? dir : canon.string();
 
-    std::lock_guard<std::mutex> lock(g_mutex);
+    std::lock_guard<std::mutex> lock(g_held_mutex);
     if (auto it = g_held.find(key); it != g_held.end())
         if (auto held = it->second.lock())
             return std::make_unique<Hold>(std::move(held)); // this process holds it already
