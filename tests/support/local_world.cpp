@@ -56,19 +56,9 @@ Ran hourly_in_process(const std::vector<std::string>& args) {
                 adapters::read_result_document(w.files.read_text(req.from_result), req.from_result),
                 req.from_result);
         o.secrets = w.secrets.values();
-        core::HourlyResult result;
-        if (!req.runner) {
-            result = app::plan_hourly(o, w.adapters);
-        } else {
-            auto& rc = *req.runner;
-            const auto mode = app::prepare_source_runner(rc, o, req.jax_toolbox, w.repos, w.files);
-            if (req.jax_toolbox) // the mode wrote the build command
-                o.settings_key = app::journal_identity(o, rc);
-            if (!mode.empty())
-                w.progress.line(mode);
-            auto runner = w.runners.make(rc);
-            result = app::run_hourly(o, w.adapters, {*runner, *runner});
-        }
+        const auto result =
+            req.runner ? app::run_source_search(o, *req.runner, req.jax_toolbox, w.adapters)
+                       : app::plan_hourly(o, w.adapters);
         r.out = report::render_json(result); // what --json prints
         r.exit_code = core::hourly_exit_code(result);
     });
