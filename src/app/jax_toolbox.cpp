@@ -1,5 +1,6 @@
 #include "app/jax_toolbox.hpp"
 
+#include "app/options.hpp"
 #include "util/enum_names.hpp"
 #include "util/error.hpp"
 
@@ -152,6 +153,18 @@ JaxToolboxApplied apply_jax_toolbox(const JaxToolboxRequest& q, ports::RunnerCon
     rc.build_command = out.plan.build_command;
     rc.mounts.insert(rc.mounts.end(), out.plan.mounts.begin(), out.plan.mounts.end());
     return out;
+}
+
+core::HourlyResult run_source_search(HourlyOptions& o, ports::RunnerConfig& rc,
+                                     const std::optional<JaxToolboxRequest>& jtb,
+                                     ports::Adapters& adapters) {
+    const auto mode = prepare_source_runner(rc, o, jtb, adapters.repos, adapters.files);
+    if (jtb) // the mode wrote the build command
+        o.settings_key = journal_identity(o, rc);
+    if (!mode.empty())
+        adapters.progress.line(mode);
+    auto runner = adapters.runners.make(rc);
+    return run_hourly(o, adapters, {*runner, *runner});
 }
 
 } // namespace perfsweep::app

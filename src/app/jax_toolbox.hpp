@@ -1,6 +1,7 @@
 #pragma once
 // Use case glue: turn the JAX-Toolbox flags (generation, where the sources live, bazel cache,
-// extra build-jax.sh arguments, fix commits) into the runner settings of a source-state search.
+// extra build-jax.sh arguments, fix commits) into the runner settings of a source-state search,
+// and run the hourly search on that runner.
 
 #include "app/hourly.hpp"
 #include "app/option_values.hpp"
@@ -56,6 +57,13 @@ std::string prepare_source_runner(ports::RunnerConfig& rc, HourlyOptions& o,
                                   const std::optional<JaxToolboxRequest>& jtb,
                                   ports::SourceRepos& repos, ports::Files& files,
                                   std::string* commits_probe = nullptr);
+
+/// `perfsweep hourly`'s search on its source-state runner `rc` (not --plan): prepare_source_runner;
+/// with `jtb` (the mode wrote the build command) o.settings_key recomputed (journal_identity);
+/// the mode's line to progress; then run_hourly on the runner adapters.runners makes of `rc`.
+core::HourlyResult run_source_search(HourlyOptions& o, ports::RunnerConfig& rc,
+                                     const std::optional<JaxToolboxRequest>& jtb,
+                                     ports::Adapters& adapters);
 
 /// Validate the request against `rc` (its image decides the generation for "auto"; a --build of
 /// the user's own is refused, a runtime without containers too), resolve the fix commits in the

@@ -14,7 +14,6 @@
 #include "util/strings.hpp"
 
 #include <cstdio>
-#include <memory>
 #include <tuple>
 
 namespace perfsweep::cli {
@@ -46,14 +45,7 @@ void run_hourly(const app::OptionValues& values, Context& ctx) {
         print_hourly(req, app::plan_hourly(o, a), ctx);
         return;
     }
-    auto& rc = *req.runner;
-    const auto mode = app::prepare_source_runner(rc, o, req.jax_toolbox, a.repos, a.files);
-    if (req.jax_toolbox) // the mode wrote the build command
-        o.settings_key = app::journal_identity(o, rc);
-    if (!mode.empty())
-        a.progress.line(mode);
-    auto runner = a.runners.make(rc);
-    print_hourly(req, app::run_hourly(o, a, {*runner, *runner}), ctx);
+    print_hourly(req, app::run_source_search(o, *req.runner, req.jax_toolbox, a), ctx);
 }
 
 } // namespace perfsweep::cli

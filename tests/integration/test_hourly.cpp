@@ -1,22 +1,13 @@
-// The hourly stage in-process (app::plan_hourly, app::run_hourly; options resolved by the CLI's
-// rules) with the real local adapters: real git fixture repos at controlled committer times
-// (libgit2), real build and test scripts reading the checked-out files (the process runner), a
-// real kill -9 of a forked search. The only place tests call git for assertions is the
-// `git rev-list -1 --before` equivalence check.
+// The hourly stage in-process (test::hourly_in_process: app::plan_hourly, app::run_hourly;
+// options resolved by the CLI's rules) with the real local adapters: real git fixture repos at
+// controlled committer times (libgit2), real build and test scripts reading the checked-out files
+// (the process runner), a real kill -9 of a forked search. The only place tests call git for
+// assertions is the `git rev-list -1 --before` equivalence check.
 
-#include "adapters/json/result_json.hpp"
-#include "app/hourly.hpp"
-#include "app/jax_toolbox.hpp"
-#include "app/options.hpp"
-#include "app/report.hpp"
-#include "core/exit_policy.hpp"
-#include "report/result_json.hpp"
-#include "support/command_values.hpp"
 #include "support/env_guard.hpp"
 #include "support/git_repo.hpp"
 #include "support/local_world.hpp"
 #include "support/temp_dir.hpp"
-#include "util/error.hpp"
 #include "util/strings.hpp"
 #include "util/time.hpp"
 
@@ -32,7 +23,6 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <tuple>
 
 using namespace perfsweep;
 namespace fs = std::filesystem;
@@ -145,32 +135,6 @@ print("MLUPS: %.3f" % (speed + 0.1 * (int(rep) % 3)))
     }
 };
 
-/// `perfsweep hourly ARGS --json` (command-line options), in-process with the real local
-/// adapters: the window of --from-result, then app::plan_hourly (--plan) or app::run_hourly.
-test::Ran hourly(const std::vector<std::string>& args) {
-    test::LocalWorld w;
-    return test::run_in(w, [&](test::Ran& r) {
-        auto req = app::resolve_hourly(test::command_values("hourly", test::options_of_args(args)));
-        auto& o = req.options;
-        if (!req.from_result.empty())
-            std::tie(o.from, o.to) = app::hourly_window_of(
-                adapters::read_result_document(w.files.read_text(req.from_result), req.from_result),
-                req.from_result);
-        o.secrets = w.secrets.values();
-        core::HourlyResult result;
-        if (!req.runner) {
-            result = app::plan_hourly(o, w.adapters);
-        } else {
-            auto& rc = *req.runner;
-            app::prepare_source_runner(rc, o, req.jax_toolbox, w.repos, w.files);
-            auto runner = w.runners.make(rc);
-            result = app::run_hourly(o, w.adapters, {*runner, *runner});
-        }
-        r.out = report::render_json(result); // what --json prints
-        r.exit_code = core::hourly_exit_code(result);
-    });
-}
-
 /// Value of `"key": "..."` occurrences in order (the JSON is pretty-printed, one key per line).
 std::vector<std::string> json_strings(const std::string& json, const std::string& key) {
     std::vector<std::string> out;
@@ -210,7 +174,8 @@ std::vector<std::string> lines_of(const std::string& path) {
 TEST_CASE("hourly --plan resolves first-parent states, dedupes and records changes",
           "[hourly][cli]") {
     Fixture fx;
-    auto r = hourly(fx.args({"--from", iso(0), "--to", iso(9), "--plan", "--json"}));
+    auto r =
+        test::hourly_in_process(fx.args({"--from", iso(0), "--to", iso(9), "--plan", "--json"}));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const auto jax = json_strings(r.out, "jax");
@@ -237,8 +202,8 @@ TEST_CASE("hourly --plan resolves first-parent states, dedupes and records chang
     CHECK(git(fx.jax, {"rev-parse", "HEAD"}) == fx.c["j6"]);
 
     // A 30-minute step sees x1 (2h30m) on its own point.
-    auto half =
-        hourly(fx.args({"--from", iso(2), "--to", iso(3), "--step", "30m", "--plan", "--json"}));
+    auto half = test::hourly_in_process(
+        fx.args({"--from", iso(2), "--to", iso(3), "--step", "30m", "--plan", "--json"}));
     REQUIRE(half.exit_code == 0);
     CHECK(json_strings(half.out, "xla") ==
           std::vector<std::string>{fx.c["x0"], fx.c["x1"], fx.c["x1"]});
@@ -246,7 +211,7 @@ TEST_CASE("hourly --plan resolves first-parent states, dedupes and records chang
 
 TEST_CASE("hourly --any-parent reproduces git rev-list -1 --before exactly", "[hourly][cli]") {
     Fixture fx;
-    auto r = hourly(fx.args(
+    auto r = test::hourly_in_process(fx.args(
         {"--from", iso(0), "--to", iso(9), "--step", "20m", "--plan", "--json", "--any-parent"}));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
@@ -269,7 +234,7 @@ TEST_CASE("hourly narrows to the hour and --to-commit to the culprit, skipping b
     // A file no commit touches keeps its mtime through every checkout (incremental builds).
     const auto old_time = fs::last_write_time(fx.jax + "/speed.txt") - std::chrono::hours(48);
     fs::last_write_time(fx.jax + "/speed.txt", old_time);
-    auto r = hourly(
+    auto r = test::hourly_in_process(
         fx.run_args({"--from", iso(0), "--to", iso(9), "--to-commit", "--json", "--repeats", "3"}));
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
@@ -310,7 +275,7 @@ TEST_CASE("hourly narrows to the hour and --to-commit to the culprit, skipping b
 TEST_CASE("hourly --strategy sequential tests every distinct state and finds the same window",
           "[hourly][cli]") {
     Fixture fx;
-    auto r = hourly(
+    auto r = test::hourly_in_process(
         fx.run_args({"--from", iso(0), "--to", iso(9), "--strategy", "sequential", "--json"}));
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
@@ -332,7 +297,7 @@ TEST_CASE("hourly --strategy sequential tests every distinct state and finds the
 
 TEST_CASE("hourly reports a window with no change without building anything", "[hourly][cli]") {
     Fixture fx;
-    auto r = hourly(fx.run_args({"--from", iso(8.5), "--to", iso(12), "--json"}));
+    auto r = test::hourly_in_process(fx.run_args({"--from", iso(8.5), "--to", iso(12), "--json"}));
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(json_strings(r.out, "conclusion") == std::vector<std::string>{"no_change"});
@@ -351,7 +316,7 @@ TEST_CASE("hourly resumes after kill -9 without redoing finished builds or runs"
     REQUIRE(pid >= 0);
     if (pid == 0) {
         ::prctl(PR_SET_NAME, "perfsweep", 0, 0, 0);
-        ::_exit(hourly(args).exit_code);
+        ::_exit(test::hourly_in_process(args).exit_code);
     }
     int status = 0;
     REQUIRE(::waitpid(pid, &status, 0) == pid);
@@ -360,7 +325,7 @@ TEST_CASE("hourly resumes after kill -9 without redoing finished builds or runs"
     CHECK_FALSE(fs::exists(fx.dir.file("kill.marker")));
     const auto runs_before = lines_of(fx.dir.file("runs.log")).size();
     CHECK(runs_before > 0);
-    auto resumed = hourly(args);
+    auto resumed = test::hourly_in_process(args);
     INFO(resumed.out << resumed.err);
     REQUIRE(resumed.exit_code == 0);
     const auto culprit = json_object(resumed.out, "culprit");
@@ -368,8 +333,9 @@ TEST_CASE("hourly resumes after kill -9 without redoing finished builds or runs"
     // The same search without the kill (fixture commits are deterministic, so the shas match):
     // the killed + resumed pair must finish exactly the same builds and runs, none twice.
     Fixture ref;
-    auto clean = hourly(ref.run_args({"--from", iso(0), "--to", iso(9), "--to-commit", "--json",
-                                      "--state", ref.dir.file("st")}));
+    auto clean =
+        test::hourly_in_process(ref.run_args({"--from", iso(0), "--to", iso(9), "--to-commit",
+                                              "--json", "--state", ref.dir.file("st")}));
     REQUIRE(clean.exit_code == 0);
     REQUIRE(ref.c == fx.c);
     auto count = [](const Fixture& f, const std::string& log, const std::string& prefix) {
@@ -390,7 +356,7 @@ TEST_CASE("hourly resumes after kill -9 without redoing finished builds or runs"
     CHECK(extra_starts == 1);
     // A third run does nothing new at all, and says what the result cost in all: the counts of
     // the uninterrupted search, every one of them resumed, and the same values per state.
-    auto again = hourly(args);
+    auto again = test::hourly_in_process(args);
     INFO(again.out << again.err);
     CHECK(again.exit_code == 0);
     auto number = [](const std::string& json, const std::string& key) {
@@ -420,7 +386,8 @@ TEST_CASE("hourly resumes after kill -9 without redoing finished builds or runs"
 TEST_CASE("hourly refuses naive times, shallow clones and unknown refs with clear errors",
           "[hourly][cli]") {
     Fixture fx;
-    auto naive = hourly(fx.args({"--from", "2023-08-24T00:00:00", "--to", iso(9), "--plan"}));
+    auto naive = test::hourly_in_process(
+        fx.args({"--from", "2023-08-24T00:00:00", "--to", iso(9), "--plan"}));
     CHECK(naive.exit_code == 2);
     CHECK(naive.err.find("--from") != std::string::npos);
     CHECK(naive.err.find("zone") != std::string::npos);
@@ -429,12 +396,12 @@ TEST_CASE("hourly refuses naive times, shallow clones and unknown refs with clea
     auto cl =
         test::run_command({"git", "clone", "-q", "--depth", "2", "file://" + fx.xla, shallow});
     REQUIRE(cl.exit_code == 0);
-    auto sh = hourly({"--repo", "xla=" + shallow, "--ref", "origin/main", "--from", iso(0), "--to",
-                      iso(9), "--plan"});
+    auto sh = test::hourly_in_process({"--repo", "xla=" + shallow, "--ref", "origin/main", "--from",
+                                       iso(0), "--to", iso(9), "--plan"});
     CHECK(sh.exit_code == 2);
     CHECK(sh.err.find("shallow") != std::string::npos);
 
-    auto ref = hourly(
+    auto ref = test::hourly_in_process(
         fx.args({"--ref-for", "xla=origin/nope", "--from", iso(0), "--to", iso(9), "--plan"}));
     CHECK(ref.exit_code == 2);
     CHECK(ref.err.find("origin/nope") != std::string::npos);
@@ -446,8 +413,8 @@ TEST_CASE("hourly --fetch updates the clone through libgit2", "[hourly][cli]") {
     REQUIRE(test::run_command({"git", "clone", "-q", fx.xla, clone}).exit_code == 0);
     const auto x4 = commit(fx.xla, 8.5, "xla after clone", {{"late.txt", "1\n"}});
     test::EnvGuard token("PERFSWEEP_GIT_TOKEN", "secret-token-value");
-    auto r = hourly({"--repo", "xla=" + clone, "--fetch", "--from", iso(8), "--to", iso(9),
-                     "--plan", "--json"});
+    auto r = test::hourly_in_process({"--repo", "xla=" + clone, "--fetch", "--from", iso(8), "--to",
+                                      iso(9), "--plan", "--json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(json_strings(r.out, "xla") == std::vector<std::string>{fx.c["x3"], x4});
@@ -470,7 +437,7 @@ TEST_CASE("hourly --from-result takes the window from a daily JSON result", "[ho
                                 fx.c["j6"] + R"(", "xla": ")" + fx.c["x3"] + R"("},
        "first_after_commit_times": {"jax": ")" +
                                 iso(8) + R"(", "xla": ")" + iso(7) + R"("}}]})");
-    auto r = hourly(fx.args({"--from-result", daily, "--plan", "--json"}));
+    auto r = test::hourly_in_process(fx.args({"--from-result", daily, "--plan", "--json"}));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const auto times = json_strings(r.out, "time");
@@ -480,7 +447,7 @@ TEST_CASE("hourly --from-result takes the window from a daily JSON result", "[ho
 
     test::write_file(daily, R"({"boundaries": [{"kind": "regression", "last_before": "2023-08-24",
                                                 "first_after": "2023-08-25"}]})");
-    auto bad = hourly(fx.args({"--from-result", daily, "--plan"}));
+    auto bad = test::hourly_in_process(fx.args({"--from-result", daily, "--plan"}));
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("daily.json") != std::string::npos);
     CHECK(bad.err.find("commit times") != std::string::npos);
@@ -490,13 +457,14 @@ TEST_CASE("hourly stops at --max-builds as inconclusive and a rerun continues fr
           "[hourly][cli]") {
     Fixture fx;
     const auto st = fx.dir.file("st");
-    auto cut = hourly(fx.run_args(
+    auto cut = test::hourly_in_process(fx.run_args(
         {"--from", iso(0), "--to", iso(9), "--json", "--state", st, "--max-builds", "3"}));
     INFO(cut.out << cut.err);
     CHECK(cut.exit_code == 4);
     CHECK(cut.out.find("\"builds\": 3") != std::string::npos);
     CHECK(cut.out.find("\"budget_exhausted\": true") != std::string::npos);
-    auto rest = hourly(fx.run_args({"--from", iso(0), "--to", iso(9), "--json", "--state", st}));
+    auto rest = test::hourly_in_process(
+        fx.run_args({"--from", iso(0), "--to", iso(9), "--json", "--state", st}));
     REQUIRE(rest.exit_code == 0);
     CHECK(json_strings(json_object(json_object(rest.out, "window"), "first_bad"), "time") ==
           std::vector<std::string>{iso(6)});

@@ -1,8 +1,14 @@
+// The slurm runtime on a real single-node Slurm (tests/support/slurm; skipped where Slurm cannot
+// start): points as srun job steps, the srun command line (a recording srun on PATH), and the
+// hourly search's held allocation, which a SIGKILL of the search does not leave running (the
+// search runs in-process in a forked test process, test::hourly_in_process).
+
 #include "adapters/process/process_runner.hpp"
 #include "adapters/system/local_files.hpp"
 #include "support/child_exec.hpp"
 #include "support/env_guard.hpp"
 #include "support/git_repo.hpp"
+#include "support/local_world.hpp"
 #include "support/recording_progress.hpp"
 #include "support/temp_dir.hpp"
 #include "util/strings.hpp"
@@ -12,6 +18,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -152,13 +159,15 @@ TEST_CASE("slurm: a held allocation has a time limit and does not outlive a SIGK
     const auto started = dir.file("build-started");
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
-    if (pid == 0) {
+    if (pid == 0) { // the search, in a forked test process named perfsweep
         test::discard_output();
-        test::exec_perfsweep_binary({"hourly", "--repo", "src=" + repo, "--from",
-                                     util::format_iso8601(t0 + 1800), "--to",
-                                     util::format_iso8601(t0 + 3 * 3600), "--runtime", "slurm",
-                                     "--build", "sh -c 'touch " + started + "; sleep 120'",
-                                     "--test", "echo MLUPS: 1", "--logs", dir.file("logs")});
+        ::prctl(PR_SET_NAME, "perfsweep", 0, 0, 0);
+        ::_exit(test::hourly_in_process({"--repo", "src=" + repo, "--from",
+                                         util::format_iso8601(t0 + 1800), "--to",
+                                         util::format_iso8601(t0 + 3 * 3600), "--runtime", "slurm",
+                                         "--build", "sh -c 'touch " + started + "; sleep 120'",
+                                         "--test", "echo MLUPS: 1", "--logs", dir.file("logs")})
+                    .exit_code);
     }
     auto job_line = [&] {
         const auto q = test::run_command({"squeue", "-h", "-o", "%i %j %T %l"});

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace perfsweep::test {
 
@@ -24,7 +25,8 @@ public:
     std::unique_ptr<ports::HistoryStore> open(const std::string& spec) override;
 };
 
-/// Process runners (adapters::ProcessRunner), as the binary makes them outside Actions.
+/// Process runners (adapters::ProcessRunner), as the binary makes them outside Actions: runtime
+/// slurm with a kept container (the hourly stage) holds one allocation for the whole search.
 class LocalRunners final : public ports::Runners {
 public:
     /// Runners reporting to `progress`, timed by `clock`.
@@ -76,5 +78,11 @@ struct Ran {
 
 /// Run `body` in `w` as cli::run runs a command: an error ends it with its message and exit code.
 Ran run_in(LocalWorld& w, const std::function<void(Ran&)>& body);
+
+/// `perfsweep hourly ARGS --json` (command-line options) in-process on a fresh LocalWorld, as
+/// cli's run_hourly runs it: options by the CLI's rules, the window of --from-result, then
+/// app::plan_hourly (--plan) or app::run_hourly on the runner LocalRunners makes. `out` is what
+/// --json prints, `exit_code` core::hourly_exit_code (2 for a usage error, as run_in says).
+Ran hourly_in_process(const std::vector<std::string>& args);
 
 } // namespace perfsweep::test

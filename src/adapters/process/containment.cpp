@@ -715,16 +715,30 @@ void detect_cgroups(Containment& c) {
     c.cgroup_base = where.dir;
 }
 
+std::mutex g_self_mutex;
+std::atomic<pid_t> g_self_pid{0}; ///< the process g_state.self and the subreaper setting are for
+
 void detect() {
     std::call_once(g_detect_once, [] {
-        g_state.self = self_id();
         detect_registry(g_state.c);
         detect_cgroups(g_state.c);
-        // Orphans of the runs are re-parented to this process instead of init: a process that
-        // left its run's cgroup (root may), process group and environment is still found as a
-        // child of perfsweep that lives in another session (end_adopted below).
-        (void)::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     });
+    // Per process, not once: a process forked without exec (a test standing in for a killed
+    // perfsweep) owns its runs itself, else its guard would never end them. The registry and
+    // cgroup choices above stay those of the process it was forked from.
+    const pid_t pid = ::getpid();
+    if (g_self_pid.load(std::memory_order_acquire) == pid)
+        return;
+    std::lock_guard<std::mutex> lock(g_self_mutex);
+    if (g_self_pid.load(std::memory_order_relaxed) == pid)
+        return;
+    g_state.self = self_id();
+    // Orphans of the runs are re-parented to this process instead of init: a process that
+    // left its run's cgroup (root may), process group and environment is still found as a
+    // child of perfsweep that lives in another session (end_adopted below). (Not inherited by
+    // a fork.)
+    (void)::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    g_self_pid.store(pid, std::memory_order_release);
 }
 
 std::atomic<long> g_guard_pid{0};
@@ -800,7 +814,9 @@ void disable_cgroups(const std::string& why) {
 
 // ------------------------------------------------------------------------------------ guard
 
-std::once_flag g_guard_once;
+std::mutex g_guard_mutex;
+pid_t g_guard_for = 0; ///< the process whose guard runs (a fork without exec starts its own)
+int g_guard_ctl = -1;  ///< the write end of that guard's pipe
 char g_guard_registry[k_path];
 OwnerId g_guard_owner;
 
@@ -859,23 +875,32 @@ bool select_dead(const OwnerId& owner, const void*) {
 }
 
 void ensure_guard(const std::string& registry) {
-    std::call_once(g_guard_once, [&] {
-        Text(g_guard_registry, sizeof g_guard_registry).add(registry.c_str());
-        g_guard_owner = g_state.self;
-        int ctl[2];
-        if (::pipe2(ctl, O_CLOEXEC) != 0)
-            return; // no guard: the resume scan still ends leftovers later
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            ::close(ctl[1]);
-            guard_main(ctl[0]);
-        }
-        g_guard_pid = pid;
-        ::close(ctl[0]);
-        if (pid < 0)
-            ::close(ctl[1]);
-        // ctl[1] stays open (close-on-exec) for the life of this process: its end is the signal.
-    });
+    std::lock_guard<std::mutex> lock(g_guard_mutex);
+    const pid_t self = ::getpid();
+    if (g_guard_for == self)
+        return;
+    g_guard_for = self;
+    if (g_guard_ctl >= 0) { // forked from a process with a guard: that guard waits for it alone
+        ::close(g_guard_ctl);
+        g_guard_ctl = -1;
+    }
+    Text(g_guard_registry, sizeof g_guard_registry).add(registry.c_str());
+    g_guard_owner = g_state.self;
+    int ctl[2];
+    if (::pipe2(ctl, O_CLOEXEC) != 0)
+        return; // no guard: the resume scan still ends leftovers later
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(ctl[1]);
+        guard_main(ctl[0]);
+    }
+    g_guard_pid = pid;
+    ::close(ctl[0]);
+    if (pid < 0)
+        ::close(ctl[1]);
+    else
+        g_guard_ctl = ctl[1];
+    // ctl[1] stays open (close-on-exec) for the life of this process: its end is the signal.
 }
 
 } // namespace
