@@ -15,7 +15,6 @@
 #include "adapters/system/local_files.hpp"
 #include "cli/cli.hpp"
 #include "util/error.hpp"
-#include "util/strings.hpp"
 
 #include <unistd.h>
 
@@ -88,26 +87,8 @@ public:
     GitHubHosts(ports::ActionsRunner& actions, ports::Clock& clock)
         : m_actions(actions), m_clock(clock) {}
     std::unique_ptr<ports::CodeHost> open(const std::string& token_env) override {
-        adapters::GitHubOptions opt;
-        opt.token = env_text(token_env);
-        if (opt.token.empty())
-            throw_usage("--token-env " + token_env +
-                        ": the environment variable is empty or not set");
+        auto opt = adapters::github_options_from_env(env_text, token_env);
         m_actions.add_mask(opt.token); // ::add-mask:: once, inside Actions only
-        if (!env_text("GITHUB_API_URL").empty())
-            opt.api_url = env_text("GITHUB_API_URL");
-        auto num = [&](const char* n, double& out) {
-            const std::string v = env_text(n);
-            if (v.empty())
-                return;
-            auto d = util::parse_double(v);
-            if (!d || *d < 0)
-                throw_usage(std::string(n) + " '" + v + "': expected a number >= 0");
-            out = *d;
-        };
-        num("PERFSWEEP_GITHUB_TIMEOUT_S", opt.timeout_s);
-        num("PERFSWEEP_GITHUB_BACKOFF_S", opt.backoff_s);
-        num("PERFSWEEP_GITHUB_MAX_WAIT_S", opt.max_wait_s);
         return std::make_unique<adapters::GitHubClient>(opt, m_clock);
     }
 

@@ -98,13 +98,7 @@ post_comment_in_process(const std::vector<std::string>& args,
     auto c = app::resolve_comment(command_values("comment", options_of_args(args)),
                                   {get("GITHUB_REPOSITORY"), &actions});
     c.request.body = adapters::LocalFiles().read_text(c.body_file);
-    adapters::GitHubOptions o;
-    o.api_url = get("GITHUB_API_URL");
-    o.token = get(c.token_env);
-    o.timeout_s = std::stod(get("PERFSWEEP_GITHUB_TIMEOUT_S"));
-    o.backoff_s = std::stod(get("PERFSWEEP_GITHUB_BACKOFF_S"));
-    if (!get("PERFSWEEP_GITHUB_MAX_WAIT_S").empty())
-        o.max_wait_s = std::stod(get("PERFSWEEP_GITHUB_MAX_WAIT_S"));
+    const auto o = adapters::github_options_from_env(get, c.token_env);
     adapters::SystemClock clock;
     adapters::GitHubClient client(o, clock);
     return {app::post_sticky_comment(client, c.request), c.request.repo};

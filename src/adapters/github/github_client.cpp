@@ -198,6 +198,29 @@ void check_repo_name(const std::string& repo, const std::string& flag) {
         throw_usage(flag + " '" + repo + "': expected OWNER/NAME");
 }
 
+GitHubOptions github_options_from_env(const std::function<std::string(const std::string&)>& get,
+                                      const std::string& token_env) {
+    GitHubOptions opt;
+    opt.token = get(token_env);
+    if (opt.token.empty())
+        throw_usage("--token-env " + token_env + ": the environment variable is empty or not set");
+    if (!get("GITHUB_API_URL").empty())
+        opt.api_url = get("GITHUB_API_URL");
+    auto num = [&](const char* n, double& out) {
+        const std::string v = get(n);
+        if (v.empty())
+            return;
+        auto d = util::parse_double(v);
+        if (!d || *d < 0)
+            throw_usage(std::string(n) + " '" + v + "': expected a number >= 0");
+        out = *d;
+    };
+    num("PERFSWEEP_GITHUB_TIMEOUT_S", opt.timeout_s);
+    num("PERFSWEEP_GITHUB_BACKOFF_S", opt.backoff_s);
+    num("PERFSWEEP_GITHUB_MAX_WAIT_S", opt.max_wait_s);
+    return opt;
+}
+
 GitHubClient::GitHubClient(GitHubOptions options, ports::Clock& clock)
     : m_opt(std::move(options)), m_clock(clock) {
     static CurlGlobal global;

@@ -7,6 +7,7 @@
 #include "util/version.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,6 +28,12 @@ struct GitHubOptions {
     /// one is an error, whatever its Content-Length said.
     std::size_t max_reply_bytes = 64u << 20;
 };
+
+/// The client settings of a process whose environment `get` reads: the token from `token_env`
+/// (usage error when empty or unset), GITHUB_API_URL, PERFSWEEP_GITHUB_TIMEOUT_S, _BACKOFF_S and
+/// _MAX_WAIT_S (usage error when not a number >= 0); what is unset keeps its default.
+GitHubOptions github_options_from_env(const std::function<std::string(const std::string&)>& get,
+                                      const std::string& token_env);
 
 /// One HTTP exchange.
 struct HttpReply {
